@@ -1,0 +1,48 @@
+# kerai: one entry point for operations. See README.md.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+KERAI_PGPORT ?= 28815
+export KERAI_PGPORT
+
+.PHONY: help setup demo demo-stop psql dburl test test-unit install fmt lint bench fuzz clean-state
+
+help: ## list targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
+
+setup: ## install system packages, pgvector, cargo-pgrx (idempotent)
+	@scripts/setup.sh
+
+demo: ## private cluster + example site + crawl + report
+	@scripts/demo.sh
+
+demo-stop: ## stop the demo cluster and the example site server
+	@scripts/site.sh stop
+	@scripts/cluster.sh stop demo
+
+psql: ## psql on the demo database
+	@psql -X -h 127.0.0.1 -p $(KERAI_PGPORT) -U postgres kerai
+
+dburl: ## print the demo database's connection string
+	@scripts/db.sh url $(KERAI_PGPORT) kerai
+
+test: ## every test: cargo, pgrx, pg_regress, end-to-end
+	@scripts/setup.sh
+	@scripts/test.sh
+
+install: ## build and install the extension into the system Postgres
+	@scripts/setup.sh
+	@scripts/install.sh >/dev/null
+
+fmt: ## format the code
+	cargo fmt --all
+
+lint: ## rustfmt check and clippy with warnings as errors
+	cargo fmt --all -- --check
+	cargo clippy --locked --workspace --all-targets -- -D warnings
+
+clean-state: ## stop everything and delete .kerai/ (clusters, logs)
+	-@scripts/site.sh stop
+	-@scripts/cluster.sh stop demo
+	-@scripts/cluster.sh stop test
+	rm -rf .kerai

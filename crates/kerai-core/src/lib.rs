@@ -1,0 +1,13 @@
+//! kerai-core: everything kerai does that needs neither Postgres nor the network.
+//!
+//! Parsers, extractors, converters, reference detection and chunking live here so that they
+//! are tested with plain `cargo test` and shared by the extension (`kerai`) and the fetcher
+//! (`kerai-fetch`).
+
+pub mod error;
+pub mod shared_data;
+
+pub use error::{ErrorKind, ResourceError};
+
+/// The version of the kerai workspace this core was built from.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");

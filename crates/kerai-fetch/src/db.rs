@@ -1,0 +1,47 @@
+//! The Postgres connection: a normal connection string, like any other client.
+
+use crate::exit::Failure;
+use tokio_postgres::{Client, NoTls};
+
+/// The default database: the demo cluster that `make demo` starts.
+pub fn default_url() -> String {
+    let port = std::env::var("KERAI_PGPORT").unwrap_or_else(|_| "28815".to_string());
+    format!("postgresql://postgres@127.0.0.1:{port}/kerai")
+}
+
+pub async fn connect(url: &str) -> Result<Client, Failure> {
+    let (client, connection) = tokio_postgres::connect(url, NoTls).await.map_err(|e| {
+        Failure::critical(format!("cannot connect to the database {}: {e}", redact(url)))
+            .with_hint("start it with `make demo`, or pass --database-url / set DATABASE_URL")
+    })?;
+    tokio::spawn(async move {
+        if let Err(e) = connection.await {
+            eprintln!("kerai: database connection closed: {e}");
+        }
+    });
+    Ok(client)
+}
+
+/// A connection string with any password replaced by `***`, for messages.
+pub fn redact(url: &str) -> String {
+    if let Some((scheme, rest)) = url.split_once("://") {
+        if let Some((userinfo, host)) = rest.split_once('@') {
+            if let Some((user, _)) = userinfo.split_once(':') {
+                return format!("{scheme}://{user}:***@{host}");
+            }
+        }
+    }
+    url.to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn redact_hides_passwords_only() {
+        assert_eq!(redact("postgresql://u:secret@h/db"), "postgresql://u:***@h/db");
+        assert_eq!(redact("postgresql://u@h/db"), "postgresql://u@h/db");
+        assert_eq!(redact("host=/tmp dbname=x"), "host=/tmp dbname=x");
+    }
+}

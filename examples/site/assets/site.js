@@ -1,0 +1,1 @@
+document.querySelectorAll('.cookie-banner button').forEach(b=>b.onclick=()=>b.parentElement.remove());

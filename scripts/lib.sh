@@ -1,0 +1,49 @@
+# Shared helpers for kerai's scripts. Source it; do not run it.
+# shellcheck shell=bash
+
+KERAI_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+KERAI_STATE="${KERAI_ROOT}/.kerai"
+PG_MAJOR="${KERAI_PG_MAJOR:-15}"
+PG_BIN="/usr/lib/postgresql/${PG_MAJOR}/bin"
+PG_CONFIG="${PG_BIN}/pg_config"
+export PATH="${HOME}/.cargo/bin:${PATH}"
+
+say()  { printf 'kerai: %s\n' "$*"; }
+warn() { printf 'kerai: warning: %s\n' "$*" >&2; }
+die()  { printf 'kerai: error: %s\n' "$*" >&2; exit 2; }
+
+# Run a command as the postgres user (initdb and postgres refuse root).
+as_postgres() {
+  if [ "$(id -u)" = 0 ]; then
+    runuser -u postgres -- "$@"
+  else
+    "$@"
+  fi
+}
+
+# A directory that the postgres user owns, under .kerai/. If postgres cannot reach the
+# repository (a checkout under /root, say), the directory lives under /var/tmp and .kerai/NAME
+# is a link to it.
+pg_owned_dir() {
+  local name="$1" dir="${KERAI_STATE}/$1"
+  mkdir -p "$KERAI_STATE"
+  if [ -L "$dir" ]; then
+    mkdir -p "$(readlink "$dir")"
+  elif [ ! -d "$dir" ]; then
+    if as_postgres test -x "$KERAI_STATE" 2>/dev/null; then
+      mkdir -p "$dir"
+    else
+      local alt
+      alt="/var/tmp/kerai-$(printf '%s' "$KERAI_ROOT" | sha1sum | cut -c1-10)/${name}"
+      mkdir -p "$alt"
+      ln -s "$alt" "$dir"
+    fi
+  fi
+  chown postgres:postgres "$(readlink -f "$dir")" 2>/dev/null || true
+  readlink -f "$dir"
+}
+
+# True when something accepts TCP connections on 127.0.0.1:PORT.
+port_in_use() {
+  (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null
+}

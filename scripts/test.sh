@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# `make test`: every test layer, in order; each runs even if an earlier one failed.
+#   1. cargo test      pure crates (kerai-core, kerai-fetch)
+#   2. pgrx test       #[pg_test] functions in a pgrx-managed cluster (run as postgres)
+#   3. pg_regress      golden SQL files in pg_regress/ against the test cluster
+#   4. e2e             tests/ : fetcher + extension + HTTP fixture sites on 127.0.0.1
+# KERAI_TEST_ONLY="cargo regress" runs a subset.
+set -uo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+cd "$KERAI_ROOT"
+
+only="${KERAI_TEST_ONLY:-cargo pgrx regress e2e}"
+port="${KERAI_TEST_PGPORT:-28816}"
+results=()
+failed=0
+logdir="${KERAI_STATE}/test-logs"
+mkdir -p "$logdir"
+
+wants() { [[ " $only " == *" $1 "* ]]; }
+
+# run NAME LOG SUMMARY_REGEX CMD...: run a layer, keep its log, print its summary lines.
+run_layer() {
+  local name="$1" log="$2" pattern="$3"; shift 3
+  say "── ${name}: $*"
+  local start=$SECONDS rc
+  "$@" >"$log" 2>&1
+  rc=$?
+  grep -E "$pattern" "$log" | sed 's/^/    /' | tail -n 40
+  if [ "$rc" -ne 0 ]; then
+    tail -n 60 "$log" | sed 's/^/    | /'
+    results+=("FAIL  ${name} ($((SECONDS - start))s, log: ${log})")
+    failed=1
+  else
+    results+=("ok    ${name} ($((SECONDS - start))s)")
+  fi
+}
+
+if wants cargo; then
+  run_layer "cargo test (kerai-core, kerai-fetch)" "${logdir}/cargo.log" '^test result:|^error|panicked|FAILED' \
+    cargo test --locked -p kerai-core -p kerai-fetch
+fi
+
+if wants pgrx; then
+  pgdata="$(pg_owned_dir pgrx-test)"
+  run_layer "cargo pgrx test pg${PG_MAJOR}" "${logdir}/pgrx.log" '^test result:|^error|panicked|FAILED' \
+    cargo pgrx test "pg${PG_MAJOR}" --runas postgres --pgdata "${pgdata}/data"
+fi
+
+if wants regress || wants e2e; then
+  say "── installing the extension and starting the test cluster (port ${port})"
+  if scripts/install.sh >"${logdir}/install.log" 2>&1 && scripts/cluster.sh fresh test "$port" kerai_regress >>"${logdir}/install.log" 2>&1; then
+    cluster_ok=1
+  else
+    tail -n 30 "${logdir}/install.log" | sed 's/^/    | /'
+    results+=("FAIL  install + test cluster (log: ${logdir}/install.log)")
+    failed=1
+    cluster_ok=0
+  fi
+fi
+
+if wants regress && [ "${cluster_ok:-0}" = 1 ]; then
+  pgxs="$("$PG_CONFIG" --pgxs)"
+  pg_regress="$(dirname "$pgxs")/../test/regress/pg_regress"
+  mapfile -t tests < <(find pg_regress/sql -name '*.sql' -printf '%f\n' | sed 's/\.sql$//' | sort)
+  run_layer "pg_regress (${#tests[@]} files)" "${logdir}/regress.log" '^(ok|not ok|test |#|.*tests (passed|failed))|FAILED|failed' \
+    "$pg_regress" --host=127.0.0.1 --port="$port" --user=postgres \
+      --inputdir=pg_regress --outputdir=pg_regress --bindir="$PG_BIN" \
+      --dbname=kerai_regress --load-extension=vector --load-extension=pg_trgm --load-extension=kerai \
+      "${tests[@]}"
+  if [ -f pg_regress/regression.diffs ] && [ -s pg_regress/regression.diffs ]; then
+    say "    differences: pg_regress/regression.diffs"
+  fi
+fi
+
+if wants e2e && [ "${cluster_ok:-0}" = 1 ]; then
+  export KERAI_TEST_DATABASE_URL="postgresql://postgres@127.0.0.1:${port}/postgres"
+  export KERAI_BIN="${KERAI_ROOT}/target/debug/kerai"
+  run_layer "e2e (tests/)" "${logdir}/e2e.log" '^test result:|^error|panicked|FAILED' \
+    bash -c 'cargo build --locked -p kerai-fetch && cargo test --locked -p kerai-e2e -- --test-threads=2'
+fi
+
+if [ "${cluster_ok:-0}" = 1 ] && [ "${KERAI_KEEP_TEST_CLUSTER:-0}" != 1 ]; then
+  scripts/cluster.sh stop test >/dev/null 2>&1 || true
+fi
+
+echo
+say "summary"
+for r in "${results[@]}"; do printf '  %s\n' "$r"; done
+exit "$failed"

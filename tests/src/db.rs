@@ -1,0 +1,58 @@
+//! A fresh database per test, with `CREATE EXTENSION kerai CASCADE`.
+
+use postgres::{Client, NoTls};
+use std::sync::atomic::{AtomicU32, Ordering};
+
+static COUNTER: AtomicU32 = AtomicU32::new(0);
+
+/// The maintenance connection string `make test` exports.
+pub fn admin_url() -> String {
+    std::env::var("KERAI_TEST_DATABASE_URL").unwrap_or_else(|_| {
+        panic!("KERAI_TEST_DATABASE_URL is not set: run the end-to-end tests through `make test`")
+    })
+}
+
+pub struct TestDb {
+    pub name: String,
+    pub url: String,
+    admin_url: String,
+}
+
+impl TestDb {
+    /// Create database `e2e_<label>_<pid>_<n>` with the extension installed.
+    pub fn new(label: &str) -> TestDb {
+        let admin_url = admin_url();
+        let n = COUNTER.fetch_add(1, Ordering::SeqCst);
+        let name = format!("e2e_{label}_{}_{n}", std::process::id());
+        let mut admin = Client::connect(&admin_url, NoTls).expect("connect to the test cluster");
+        admin.batch_execute(&format!("DROP DATABASE IF EXISTS {name}")).unwrap();
+        admin.batch_execute(&format!("CREATE DATABASE {name}")).unwrap();
+        let url = match admin_url.rsplit_once('/') {
+            Some((base, _)) => format!("{base}/{name}"),
+            None => panic!("KERAI_TEST_DATABASE_URL must end in /DATABASE"),
+        };
+        let db = TestDb { name, url, admin_url };
+        db.client().batch_execute("CREATE EXTENSION kerai CASCADE").expect("CREATE EXTENSION kerai CASCADE");
+        db
+    }
+
+    pub fn client(&self) -> Client {
+        Client::connect(&self.url, NoTls).expect("connect to the test database")
+    }
+
+    /// Run one query returning one value.
+    pub fn one<T: for<'a> postgres::types::FromSql<'a>>(&self, sql: &str) -> T {
+        self.client().query_one(sql, &[]).unwrap_or_else(|e| panic!("{sql}: {e}")).get(0)
+    }
+}
+
+impl Drop for TestDb {
+    fn drop(&mut self) {
+        if std::env::var("KERAI_KEEP_TEST_DBS").is_ok() {
+            return;
+        }
+        if let Ok(mut admin) = Client::connect(&self.admin_url, NoTls) {
+            let _ = admin.batch_execute(&format!("DROP DATABASE IF EXISTS {} WITH (FORCE)", self.name));
+        }
+    }
+}
