@@ -8,6 +8,7 @@ CREATE TABLE kerai.nodes (
     content     text,
     parent_id   uuid REFERENCES kerai.nodes (id) ON DELETE CASCADE,
     position    integer NOT NULL DEFAULT 0,
+    document_id uuid,
     metadata    jsonb NOT NULL DEFAULT '{}'::jsonb,
     created_at  timestamptz NOT NULL DEFAULT now(),
     CONSTRAINT nodes_kind_is_a_word CHECK (kind ~ '^[a-z][a-z0-9_]*$'),
@@ -16,10 +17,19 @@ CREATE TABLE kerai.nodes (
 );
 COMMENT ON TABLE kerai.nodes IS
     'One row per document, section, heading, paragraph, list, list item, code block, table, '
-    'block quote, reference or concept. Children point at their parent and are ordered by position.';
+    'block quote, footnote, reference or concept. Children point at their parent and are ordered '
+    'by position; document_id names the document a node belongs to (a document names itself).';
 
 CREATE INDEX nodes_parent_position_idx ON kerai.nodes (parent_id, position);
 CREATE INDEX nodes_kind_idx ON kerai.nodes (kind);
+CREATE INDEX nodes_document_idx ON kerai.nodes (document_id, kind);
+-- The same content from the same source is one document (kerai.parse_markdown relies on it).
+CREATE UNIQUE INDEX nodes_document_identity_idx ON kerai.nodes
+    ((coalesce(metadata->>'source_url', '')), (metadata->>'content_hash'))
+    WHERE kind = 'document';
+-- Document titles, for topic novelty and fuzzy lookups.
+CREATE INDEX nodes_document_title_trgm_idx ON kerai.nodes USING gin (content gin_trgm_ops)
+    WHERE kind = 'document';
 
 CREATE TABLE kerai.edges (
     id          uuid PRIMARY KEY DEFAULT gen_random_uuid(),
@@ -33,7 +43,8 @@ CREATE TABLE kerai.edges (
     CONSTRAINT edges_one_per_relation UNIQUE (source_id, relation, target_id)
 );
 COMMENT ON TABLE kerai.edges IS
-    'Directed, typed links between nodes: contains, cites, resolves_to, links_to, ... '
-    'At most one edge per (source, relation, target).';
+    'Directed, typed links between nodes: cites (a paragraph cites a reference), resolves_to '
+    '(a reference resolves to an ingested document), links_to (a page links to a page), contains '
+    '(a page contains an attached document), ... At most one edge per (source, relation, target).';
 
 CREATE INDEX edges_target_relation_idx ON kerai.edges (target_id, relation);

@@ -1,4 +1,5 @@
 -- The foundation: kerai.version() and the graph tables, as a psql user sees them.
+\set VERBOSITY terse
 SELECT kerai.version() = extversion AS version_matches_extension
 FROM pg_extension WHERE extname = 'kerai';
 

@@ -5,6 +5,8 @@
 //! (`kerai-fetch`).
 
 pub mod error;
+pub mod markdown;
+pub mod names;
 pub mod shared_data;
 
 pub use error::{ErrorKind, ResourceError};

@@ -1,0 +1,85 @@
+-- Corpus counters, kept by triggers so that the dashboard views answer in constant time at any
+-- corpus size. Writers append deltas (no row is ever updated in place, so concurrent
+-- ingestions never wait on each other); readers sum them; kerai.crawl_cycle() compacts them.
+
+CREATE TABLE kerai.counter_deltas (
+    id    bigserial PRIMARY KEY,
+    name  text NOT NULL,
+    delta bigint NOT NULL
+);
+CREATE INDEX counter_deltas_name_idx ON kerai.counter_deltas (name);
+COMMENT ON TABLE kerai.counter_deltas IS
+    'Append-only deltas behind kerai.counters; compacted by kerai._compact_counters().';
+
+CREATE VIEW kerai.counters AS
+SELECT name, sum(delta)::bigint AS value FROM kerai.counter_deltas GROUP BY name;
+
+CREATE FUNCTION kerai.counter(counter_name text) RETURNS bigint
+LANGUAGE sql STABLE PARALLEL SAFE AS $$
+    SELECT coalesce(sum(delta), 0)::bigint FROM kerai.counter_deltas WHERE name = counter_name
+$$;
+
+-- Fold all deltas of each counter into one row. Safe to run concurrently with writers.
+CREATE FUNCTION kerai._compact_counters() RETURNS integer
+LANGUAGE plpgsql AS $$
+DECLARE
+    folded integer;
+BEGIN
+    -- One compaction at a time; writers are never blocked.
+    IF NOT pg_try_advisory_xact_lock(hashtext('kerai._compact_counters')) THEN
+        RETURN 0;
+    END IF;
+    WITH gone AS (
+        DELETE FROM kerai.counter_deltas RETURNING name, delta
+    ), summed AS (
+        INSERT INTO kerai.counter_deltas (name, delta)
+        SELECT name, sum(delta) FROM gone GROUP BY name HAVING sum(delta) <> 0
+        RETURNING 1
+    )
+    SELECT count(*) INTO folded FROM summed;
+    RETURN folded;
+END
+$$;
+
+-- Add the deltas for a set of inserted (sign 1) or deleted (sign -1) nodes.
+CREATE FUNCTION kerai._add_node_deltas(sign integer, kinds text[], depths text[]) RETURNS void
+LANGUAGE sql AS $$
+    INSERT INTO kerai.counter_deltas (name, delta)
+    SELECT name, sign * count(*) FROM (
+        SELECT 'nodes' AS name FROM unnest(kinds)
+        UNION ALL
+        SELECT 'kind:' || k FROM unnest(kinds) k WHERE k IN ('document', 'reference', 'concept')
+        UNION ALL
+        SELECT 'documents_at_depth:' || coalesce(d, '0')
+          FROM unnest(kinds, depths) AS u(k, d) WHERE k = 'document'
+    ) x GROUP BY name
+$$;
+
+CREATE FUNCTION kerai._count_nodes() RETURNS trigger
+LANGUAGE plpgsql AS $$
+BEGIN
+    IF TG_OP = 'INSERT' THEN
+        PERFORM kerai._add_node_deltas(1, array_agg(kind), array_agg(metadata->>'chain_depth'))
+           FROM new_rows;
+    ELSIF TG_OP = 'DELETE' THEN
+        PERFORM kerai._add_node_deltas(-1, array_agg(kind), array_agg(metadata->>'chain_depth'))
+           FROM old_rows;
+    ELSE
+        -- A document whose chain depth changed moves between depth counters.
+        PERFORM kerai._add_node_deltas(-1, array_agg(o.kind), array_agg(o.metadata->>'chain_depth')),
+                kerai._add_node_deltas(1, array_agg(n.kind), array_agg(n.metadata->>'chain_depth'))
+           FROM old_rows o JOIN new_rows n ON n.id = o.id
+          WHERE n.kind = 'document'
+            AND o.metadata->>'chain_depth' IS DISTINCT FROM n.metadata->>'chain_depth';
+    END IF;
+    RETURN NULL;
+END
+$$;
+
+CREATE TRIGGER nodes_count_insert AFTER INSERT ON kerai.nodes
+    REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION kerai._count_nodes();
+CREATE TRIGGER nodes_count_delete AFTER DELETE ON kerai.nodes
+    REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION kerai._count_nodes();
+CREATE TRIGGER nodes_count_update AFTER UPDATE ON kerai.nodes
+    REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION kerai._count_nodes();

@@ -1,0 +1,461 @@
+-- The crawl state machine, the crawl cycle, the fetcher's side of the work queue, the
+-- citation chain, the dashboard views and the pg_cron schedule.
+
+-- Move a reference to another state. Illegal moves are refused with both states named.
+-- Failures back off exponentially: retry n waits retry_base_seconds * 2^(n-1); after
+-- max_retries the reference is dead (failed, no next_retry_after) until kerai.retry_reference.
+CREATE FUNCTION kerai.transition(ref uuid, to_state text, info jsonb DEFAULT '{}'::jsonb)
+RETURNS jsonb
+LANGUAGE plpgsql AS $$
+#variable_conflict use_variable
+DECLARE
+    cur kerai.reference_state;
+    cfg jsonb;
+    max_retries integer;
+    base_seconds float8;
+    next_at timestamptz;
+    legal text;
+BEGIN
+    info := coalesce(info, '{}'::jsonb);
+    SELECT * INTO cur FROM kerai.reference_state WHERE node_id = ref FOR UPDATE;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'reference % does not exist', ref USING ERRCODE = '22023',
+            HINT = 'reference ids are kerai.nodes ids of kind ''reference''; see kerai.frontier()';
+    END IF;
+    IF NOT EXISTS (SELECT 1 FROM kerai.reference_states s WHERE s.state = to_state) THEN
+        RAISE EXCEPTION 'unknown reference state "%"', to_state USING ERRCODE = '22023',
+            HINT = 'states: ' || (SELECT string_agg(state, ', ') FROM kerai.reference_states);
+    END IF;
+    IF NOT EXISTS (SELECT 1 FROM kerai.reference_moves m WHERE m.from_state = cur.status AND m.to_state = to_state) THEN
+        SELECT string_agg(m.to_state, ', ') INTO legal FROM kerai.reference_moves m WHERE m.from_state = cur.status;
+        RAISE EXCEPTION 'illegal transition for reference %: % -> %', ref, cur.status, to_state
+            USING ERRCODE = '22023', HINT = 'from ' || cur.status || ' a reference may go to: ' || coalesce(legal, 'nothing');
+    END IF;
+
+    SELECT a.config INTO cfg FROM kerai.agents a WHERE a.name = coalesce(info->>'agent', 'kerai_crawl');
+    max_retries := coalesce((cfg->>'max_retries')::integer, 5);
+    base_seconds := coalesce((cfg->>'retry_base_seconds')::float8, 60);
+
+    IF to_state = 'failed' THEN
+        next_at := CASE WHEN cur.retries + 1 >= max_retries THEN NULL
+                        ELSE now() + make_interval(secs => base_seconds * power(2, cur.retries)) END;
+        UPDATE kerai.reference_state SET status = 'failed', retries = retries + 1, next_retry_after = next_at,
+               last_error = coalesce(info->>'error', info->>'reason', 'failed'), updated_at = now()
+         WHERE node_id = ref;
+        info := info || jsonb_build_object('retries', cur.retries + 1, 'next_retry_after', next_at,
+                                           'dead', next_at IS NULL);
+    ELSIF to_state = 'resolved' THEN
+        UPDATE kerai.reference_state SET status = 'resolved', resolved_at = now(), next_retry_after = NULL,
+               resolved_doc = CASE WHEN info->>'document' ~ '^[0-9a-f-]{36}$' THEN (info->>'document')::uuid END,
+               updated_at = now()
+         WHERE node_id = ref;
+    ELSIF to_state = 'unresolved' THEN
+        UPDATE kerai.reference_state SET status = 'unresolved', retries = 0, next_retry_after = NULL,
+               last_error = NULL, updated_at = now()
+         WHERE node_id = ref;
+    ELSIF to_state IN ('skipped', 'not_found') THEN
+        UPDATE kerai.reference_state SET status = to_state, next_retry_after = NULL,
+               last_error = coalesce(info->>'reason', info->>'error', to_state), updated_at = now()
+         WHERE node_id = ref;
+    ELSE
+        UPDATE kerai.reference_state SET status = to_state, updated_at = now() WHERE node_id = ref;
+    END IF;
+
+    INSERT INTO kerai.reference_transitions (node_id, from_state, to_state, info)
+    VALUES (ref, cur.status, to_state, info);
+
+    -- The uncertainty of the nodes citing this reference changed: their other references
+    -- need new scores.
+    IF to_state IN ('resolved', 'not_found', 'skipped', 'unresolved', 'failed') THEN
+        UPDATE kerai.reference_state rs SET score_dirty = true
+          FROM kerai.edges e1 JOIN kerai.edges e2 ON e2.source_id = e1.source_id AND e2.relation = 'cites'
+         WHERE e1.target_id = ref AND e1.relation = 'cites' AND rs.node_id = e2.target_id AND NOT rs.score_dirty;
+    END IF;
+
+    PERFORM pg_notify('kerai_progress', jsonb_build_object(
+        'event', 'reference', 'ref', ref, 'from', cur.status, 'to', to_state)::text);
+    RETURN jsonb_build_object('ref', ref, 'from', cur.status, 'to', to_state) || info;
+END
+$$;
+
+-- Give a dead, skipped or not-found reference another chance.
+CREATE FUNCTION kerai.retry_reference(ref uuid) RETURNS jsonb
+LANGUAGE sql AS $$
+    SELECT kerai.transition(ref, 'unresolved', '{"reason": "retried by hand"}'::jsonb)
+$$;
+
+-- Walk a reference forward along the happy path to `target` (no-op when already there or past
+-- it). The fetcher uses it, so work re-leased after a crash never makes an illegal move.
+CREATE FUNCTION kerai._advance(ref uuid, target text, info jsonb DEFAULT '{}'::jsonb) RETURNS text
+LANGUAGE plpgsql AS $$
+#variable_conflict use_variable
+DECLARE
+    path text[] := ARRAY['unresolved', 'searching', 'found', 'fetching', 'converting', 'ingesting', 'resolved'];
+    cur text;
+    i integer;
+    goal integer := array_position(path, target);
+BEGIN
+    IF goal IS NULL THEN
+        RAISE EXCEPTION '"%" is not on the path unresolved -> ... -> resolved', target USING ERRCODE = '22023';
+    END IF;
+    SELECT status INTO cur FROM kerai.reference_state WHERE node_id = ref FOR UPDATE;
+    IF cur = 'failed' THEN
+        PERFORM kerai.transition(ref, 'searching', info);
+        cur := 'searching';
+    END IF;
+    i := array_position(path, cur);
+    IF i IS NULL THEN
+        RETURN cur;  -- not_found / skipped: leave it
+    END IF;
+    WHILE i < goal LOOP
+        i := i + 1;
+        PERFORM kerai.transition(ref, path[i], CASE WHEN i = goal THEN info ELSE '{}'::jsonb END);
+    END LOOP;
+    RETURN path[greatest(i, array_position(path, cur))];
+END
+$$;
+
+-- ---------------------------------------------------------------- the fetcher's side
+
+-- Lease up to `max` pending items (or items whose lease expired: a crashed fetcher's work).
+CREATE FUNCTION kerai._worker_claim(worker text, lease_seconds integer DEFAULT 300, max integer DEFAULT 1)
+RETURNS SETOF kerai.crawl_queue
+LANGUAGE sql AS $$
+    UPDATE kerai.crawl_queue q
+       SET status = 'leased', leased_by = worker, attempts = q.attempts + 1,
+           lease_until = now() + make_interval(secs => lease_seconds), updated_at = now()
+     WHERE q.id IN (SELECT id FROM kerai.crawl_queue
+                     WHERE status = 'pending' OR (status = 'leased' AND lease_until < now())
+                     ORDER BY id LIMIT max FOR UPDATE SKIP LOCKED)
+    RETURNING q.*
+$$;
+
+CREATE FUNCTION kerai._worker_heartbeat(item bigint, worker text, lease_seconds integer DEFAULT 300) RETURNS boolean
+LANGUAGE sql AS $$
+    UPDATE kerai.crawl_queue SET lease_until = now() + make_interval(secs => lease_seconds), updated_at = now()
+     WHERE id = item AND status = 'leased' AND leased_by = worker
+    RETURNING true
+$$;
+
+CREATE FUNCTION kerai._queue_item(item bigint) RETURNS kerai.crawl_queue
+LANGUAGE plpgsql AS $$
+DECLARE
+    q kerai.crawl_queue;
+BEGIN
+    SELECT * INTO q FROM kerai.crawl_queue WHERE id = item FOR UPDATE;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'crawl queue item % does not exist', item USING ERRCODE = '22023';
+    END IF;
+    RETURN q;
+END
+$$;
+
+-- Report progress on a leased item: found, fetching or converting.
+CREATE FUNCTION kerai._worker_progress(item bigint, state text, info jsonb DEFAULT '{}'::jsonb) RETURNS text
+LANGUAGE plpgsql AS $$
+DECLARE
+    q kerai.crawl_queue := kerai._queue_item(item);
+BEGIN
+    IF state NOT IN ('found', 'fetching', 'converting') THEN
+        RAISE EXCEPTION 'progress state must be found, fetching or converting, not "%"', state USING ERRCODE = '22023';
+    END IF;
+    UPDATE kerai.crawl_queue SET result = coalesce(result, '{}'::jsonb) || coalesce(info, '{}'::jsonb), updated_at = now()
+     WHERE id = item;
+    RETURN kerai._advance(q.node_id, state, info);
+END
+$$;
+
+-- Hand over converted markdown; the next kerai.crawl_cycle() ingests it.
+CREATE FUNCTION kerai._worker_deposit(item bigint, markdown text, result jsonb DEFAULT '{}'::jsonb) RETURNS void
+LANGUAGE plpgsql AS $$
+DECLARE
+    q kerai.crawl_queue := kerai._queue_item(item);
+BEGIN
+    IF markdown IS NULL OR btrim(markdown) = '' THEN
+        RAISE EXCEPTION 'crawl queue item %: the deposited markdown is empty', item USING ERRCODE = '22023',
+            HINT = 'report an empty document with kerai._worker_fail(item, ''skipped'', ''empty document'')';
+    END IF;
+    PERFORM kerai._advance(q.node_id, 'ingesting', coalesce(result, '{}'::jsonb) - 'metadata');
+    UPDATE kerai.crawl_queue
+       SET status = 'deposited', markdown = _worker_deposit.markdown,
+           result = coalesce(q.result, '{}'::jsonb) || coalesce(_worker_deposit.result, '{}'::jsonb),
+           lease_until = NULL, updated_at = now()
+     WHERE id = item;
+    PERFORM pg_notify('kerai_progress', jsonb_build_object('event', 'deposited', 'item', item, 'ref', q.node_id)::text);
+END
+$$;
+
+-- The fetcher gave up on an item: failed (retried with backoff), not_found or skipped.
+CREATE FUNCTION kerai._worker_fail(item bigint, outcome text, reason text, info jsonb DEFAULT '{}'::jsonb) RETURNS jsonb
+LANGUAGE plpgsql AS $$
+DECLARE
+    q kerai.crawl_queue := kerai._queue_item(item);
+    cur text;
+    moved jsonb;
+BEGIN
+    IF outcome NOT IN ('failed', 'not_found', 'skipped') THEN
+        RAISE EXCEPTION 'outcome must be failed, not_found or skipped, not "%"', outcome USING ERRCODE = '22023';
+    END IF;
+    UPDATE kerai.crawl_queue SET status = 'failed', error = reason, lease_until = NULL, updated_at = now(),
+           result = coalesce(result, '{}'::jsonb) || coalesce(info, '{}'::jsonb)
+     WHERE id = item;
+    SELECT status INTO cur FROM kerai.reference_state WHERE node_id = q.node_id;
+    IF cur = 'unresolved' THEN
+        PERFORM kerai.transition(q.node_id, 'searching', '{}'::jsonb);
+    END IF;
+    moved := kerai.transition(q.node_id, outcome,
+        coalesce(info, '{}'::jsonb) || jsonb_build_object('reason', reason, 'error', reason));
+    RETURN moved;
+END
+$$;
+
+-- ---------------------------------------------------------------- ingestion of deposits
+
+CREATE FUNCTION kerai._ingest_deposit(item bigint) RETURNS uuid
+LANGUAGE plpgsql AS $$
+DECLARE
+    q kerai.crawl_queue := kerai._queue_item(item);
+    rs kerai.reference_state;
+    agent kerai.agents;
+    meta jsonb;
+    doc uuid;
+    ref_text text;
+BEGIN
+    SELECT * INTO rs FROM kerai.reference_state WHERE node_id = q.node_id FOR UPDATE;
+    SELECT * INTO agent FROM kerai.agents WHERE id = q.agent_id;
+    agent := coalesce(agent, kerai._agent('kerai_crawl'));
+    SELECT content INTO ref_text FROM kerai.nodes WHERE id = q.node_id;
+    meta := coalesce(q.result->'metadata', '{}'::jsonb) || jsonb_strip_nulls(jsonb_build_object(
+        'source_url', q.result->>'source_url',
+        'source_type', q.result->>'source_type',
+        'fetched_at', coalesce(q.result->>'fetched_at', now()::text),
+        'license', q.result->>'license',
+        'content_type', coalesce(q.result->>'content_type', 'full'),
+        'chain_depth', rs.chain_depth + 1,
+        'chain_root', rs.chain_root,
+        'resolved_from', rs.node_id,
+        'crawler_agent', agent.id));
+    doc := kerai.parse_markdown(q.markdown, meta);
+    INSERT INTO kerai.edges (source_id, target_id, relation, metadata)
+    VALUES (rs.node_id, doc, 'resolves_to',
+            jsonb_strip_nulls(jsonb_build_object('fetched_at', meta->>'fetched_at', 'source_url', meta->>'source_url')))
+    ON CONFLICT ON CONSTRAINT edges_one_per_relation DO NOTHING;
+    PERFORM kerai.mint_reward(agent.name, 'crawl_ingest', doc, jsonb_build_object('reference', rs.node_id));
+    PERFORM kerai.write_perspective(agent.name, doc, least(1.0, greatest(0.0, coalesce(rs.score, 0) / 2.0)),
+        format('resolved from %s "%s" (score %s, chain depth %s)', rs.ref_type, left(ref_text, 120),
+               round(coalesce(rs.score, 0)::numeric, 3), rs.chain_depth + 1));
+    PERFORM kerai._advance(rs.node_id, 'resolved', jsonb_build_object('document', doc, 'source_url', meta->>'source_url'));
+    UPDATE kerai.crawl_queue SET status = 'done', markdown = NULL, updated_at = now() WHERE id = item;
+    PERFORM pg_notify('kerai_progress', jsonb_build_object('event', 'ingested', 'ref', rs.node_id, 'document', doc)::text);
+    RETURN doc;
+END
+$$;
+
+-- ---------------------------------------------------------------- the cycle
+
+-- One crawl cycle: extract references from newly ingested documents, ingest what the fetcher
+-- deposited, rescore what changed, skip what is too deep, and claim the best eligible
+-- reference for the fetcher (work queue + pg_notify('kerai_crawl')). Safe to run concurrently.
+CREATE FUNCTION kerai.crawl_cycle(agent text DEFAULT 'kerai_crawl') RETURNS jsonb
+LANGUAGE plpgsql AS $$
+#variable_conflict use_variable
+DECLARE
+    a kerai.agents := kerai._agent(agent);
+    cfg jsonb := kerai.crawler_defaults() || a.config;
+    max_depth integer := (cfg->>'max_chain_depth')::integer;
+    min_score float8 := (cfg->>'min_score')::float8;
+    rate float8 := (cfg->>'rate_limit_seconds')::float8;
+    claims integer := coalesce((cfg->>'claims_per_cycle')::integer, 1);
+    ref_types text[] := ARRAY(SELECT jsonb_array_elements_text(
+        coalesce(cfg->'ref_types', '["doi", "arxiv", "url", "author_year", "bibliography"]'::jsonb)));
+    doc uuid;
+    item bigint;
+    extracted jsonb := '[]'::jsonb;
+    ingested jsonb := '[]'::jsonb;
+    failed jsonb := '[]'::jsonb;
+    claimed jsonb := '[]'::jsonb;
+    skipped integer := 0;
+    rescored integer;
+    last_claim timestamptz;
+    r record;
+BEGIN
+    -- 1. Extract references from documents ingested since the last cycle.
+    FOR doc IN SELECT document_id FROM kerai.extraction_queue ORDER BY queued_at LIMIT 20 FOR UPDATE SKIP LOCKED LOOP
+        extracted := extracted || kerai.extract_references(doc);
+    END LOOP;
+
+    -- 2. Ingest what the fetcher deposited. One bad deposit fails alone.
+    FOR item IN SELECT id FROM kerai.crawl_queue WHERE status = 'deposited' ORDER BY id LIMIT 10 FOR UPDATE SKIP LOCKED LOOP
+        BEGIN
+            ingested := ingested || jsonb_build_object('item', item, 'document', kerai._ingest_deposit(item));
+        EXCEPTION WHEN others THEN
+            failed := failed || jsonb_build_object('item', item, 'error', SQLERRM);
+            UPDATE kerai.crawl_queue SET status = 'failed', error = 'ingest: ' || SQLERRM, markdown = NULL,
+                   updated_at = now() WHERE id = item;
+            PERFORM kerai.transition(node_id, 'failed', jsonb_build_object('error', 'ingest: ' || SQLERRM))
+               FROM kerai.crawl_queue WHERE id = item;
+        END;
+    END LOOP;
+    FOR doc IN SELECT document_id FROM kerai.extraction_queue ORDER BY queued_at LIMIT 20 FOR UPDATE SKIP LOCKED LOOP
+        extracted := extracted || kerai.extract_references(doc);
+    END LOOP;
+
+    -- 3. Rescore what changed.
+    rescored := kerai._rescore_dirty(5000);
+
+    -- 4. Too deep to follow: record the decision.
+    FOR r IN SELECT node_id, chain_depth FROM kerai.reference_state
+              WHERE status = 'unresolved' AND chain_depth >= max_depth LIMIT 200 FOR UPDATE SKIP LOCKED LOOP
+        PERFORM kerai.transition(r.node_id, 'skipped',
+            jsonb_build_object('reason', format('chain depth %s reaches max_chain_depth %s', r.chain_depth + 1, max_depth)));
+        skipped := skipped + 1;
+    END LOOP;
+
+    -- 5. Claim the best eligible references, at most one per rate_limit_seconds.
+    SELECT max(created_at) INTO last_claim FROM kerai.crawl_queue WHERE agent_id = a.id;
+    IF last_claim IS NULL OR now() - last_claim >= make_interval(secs => rate) THEN
+        FOR r IN
+            SELECT rs.node_id, rs.ref_type, rs.doi, rs.url, rs.arxiv, rs.title_norm, rs.year, rs.first_author,
+                   rs.score, rs.chain_depth, rs.status, n.content, n.metadata
+              FROM kerai.reference_state rs JOIN kerai.nodes n ON n.id = rs.node_id
+             WHERE (rs.status = 'unresolved' OR (rs.status = 'failed' AND rs.next_retry_after <= now()))
+               AND rs.chain_depth < max_depth
+               AND coalesce(rs.score, 0) >= min_score
+               AND rs.ref_type = ANY (ref_types)
+               AND NOT EXISTS (SELECT 1 FROM kerai.crawl_queue q
+                                WHERE q.node_id = rs.node_id AND q.status IN ('pending', 'leased', 'deposited'))
+             ORDER BY rs.score DESC NULLS LAST, rs.node_id
+             LIMIT claims
+               FOR UPDATE OF rs SKIP LOCKED
+        LOOP
+            PERFORM kerai.transition(r.node_id, 'searching', jsonb_build_object('agent', a.name));
+            INSERT INTO kerai.crawl_queue (node_id, agent_id, request)
+            VALUES (r.node_id, a.id, jsonb_strip_nulls(jsonb_build_object(
+                'ref', r.node_id, 'ref_type', r.ref_type, 'text', r.content, 'doi', r.doi, 'url', r.url,
+                'arxiv', r.arxiv, 'title', r.metadata->>'title', 'year', r.year,
+                'authors', r.metadata->'authors', 'first_author', r.first_author, 'score', r.score,
+                'chain_depth', r.chain_depth, 'policy', cfg)))
+            RETURNING id INTO item;
+            PERFORM pg_notify('kerai_crawl', jsonb_build_object('item', item, 'ref', r.node_id, 'ref_type', r.ref_type)::text);
+            claimed := claimed || jsonb_build_object('item', item, 'ref', r.node_id, 'ref_type', r.ref_type,
+                                                     'text', left(r.content, 120), 'score', r.score);
+        END LOOP;
+    END IF;
+
+    PERFORM kerai._compact_counters();
+    RETURN jsonb_build_object(
+        'extracted', extracted, 'ingested', ingested, 'ingest_failures', failed, 'rescored', rescored,
+        'skipped_too_deep', skipped, 'claimed', claimed,
+        'frontier', kerai.counter('references:unresolved'),
+        'pending', (SELECT count(*) FROM kerai.crawl_queue WHERE status IN ('pending', 'leased')));
+END
+$$;
+
+-- ---------------------------------------------------------------- provenance
+
+-- The documents reached from `seed` along cites -> resolves_to, breadth first, each once at its
+-- shallowest depth, with the document and reference it was reached through.
+CREATE FUNCTION kerai.citation_chain(seed uuid, max_depth integer DEFAULT 5)
+RETURNS TABLE (document uuid, title text, depth integer, parent_document uuid, via_reference uuid)
+LANGUAGE sql STABLE AS $$
+    WITH RECURSIVE chain(document, depth, parent_document, via_reference, seen) AS (
+        SELECT d.id, 0, NULL::uuid, NULL::uuid, ARRAY[d.id]
+          FROM kerai.nodes d WHERE d.id = seed AND d.kind = 'document'
+        UNION ALL
+        SELECT res.target_id, c.depth + 1, c.document, cite.target_id, c.seen || res.target_id
+          FROM chain c
+          JOIN kerai.nodes citing ON citing.document_id = c.document
+          JOIN kerai.edges cite ON cite.source_id = citing.id AND cite.relation = 'cites'
+          JOIN kerai.edges res ON res.source_id = cite.target_id AND res.relation = 'resolves_to'
+         WHERE c.depth < max_depth AND NOT res.target_id = ANY (c.seen)
+    )
+    SELECT DISTINCT ON (c.document) c.document, n.content, c.depth, c.parent_document, c.via_reference
+      FROM chain c JOIN kerai.nodes n ON n.id = c.document
+     ORDER BY c.document, c.depth, c.parent_document
+$$;
+
+-- ---------------------------------------------------------------- dashboard views
+
+CREATE VIEW kerai.corpus_overview AS
+SELECT kerai.counter('kind:document') AS documents,
+       kerai.counter('kind:reference') AS "references",
+       kerai.counter('references:resolved') AS resolved,
+       kerai.counter('references:unresolved') AS frontier,
+       kerai.counter('nodes') AS total_nodes;
+
+CREATE VIEW kerai.documents_by_depth AS
+SELECT split_part(name, ':', 2)::integer AS chain_depth, value AS documents
+  FROM kerai.counters WHERE name LIKE 'documents\_at\_depth:%' AND value > 0;
+
+CREATE VIEW kerai.priority_queue AS
+SELECT f.content, f.cite_count AS citations, f.score, f.ref_type, f.ref FROM kerai.frontier(20) f;
+
+CREATE VIEW kerai.hourly_ingestion AS
+SELECT date_trunc('hour', resolved_at) AS hour, count(*) AS ingested
+  FROM kerai.reference_state
+ WHERE resolved_at >= date_trunc('hour', now()) - interval '23 hours'
+ GROUP BY 1;
+
+CREATE VIEW kerai.references AS
+SELECT n.id, n.content, rs.ref_type, rs.status, rs.score, rs.cite_count, rs.chain_depth, rs.chain_root,
+       rs.doi, rs.url, rs.arxiv, rs.year, rs.first_author, rs.retries, rs.next_retry_after, rs.last_error,
+       rs.resolved_doc, rs.resolved_at, n.metadata, n.created_at
+  FROM kerai.reference_state rs JOIN kerai.nodes n ON n.id = rs.node_id;
+
+-- ---------------------------------------------------------------- pg_cron
+
+-- Accepts a cron expression ('*/5 * * * *'), pg_cron seconds ('30 seconds'), or a plain
+-- interval in seconds or minutes ('60 seconds', '5 minutes', '1 minute').
+CREATE FUNCTION kerai._cron_expression(spec text) RETURNS text
+LANGUAGE plpgsql IMMUTABLE AS $$
+DECLARE
+    m text[];
+    n integer;
+BEGIN
+    spec := btrim(lower(spec));
+    m := regexp_match(spec, '^(\d+)\s*(s|sec|secs|second|seconds|m|min|mins|minute|minutes|h|hour|hours)$');
+    IF m IS NULL THEN
+        RETURN spec;
+    END IF;
+    n := m[1]::integer;
+    IF m[2] LIKE 's%' THEN
+        IF n BETWEEN 1 AND 59 THEN RETURN n || ' seconds'; END IF;
+        IF n % 60 = 0 THEN n := n / 60; m[2] := 'm'; ELSE
+            RAISE EXCEPTION 'cannot schedule every % seconds', n USING ERRCODE = '22023',
+                HINT = 'use 1 to 59 seconds, or whole minutes';
+        END IF;
+    END IF;
+    IF m[2] LIKE 'h%' THEN n := n * 60; END IF;
+    IF n = 1 THEN RETURN '* * * * *'; END IF;
+    IF n < 60 THEN RETURN '*/' || n || ' * * * *'; END IF;
+    IF n % 60 = 0 AND n / 60 < 24 THEN RETURN '0 */' || (n / 60) || ' * * *'; END IF;
+    RAISE EXCEPTION 'cannot schedule every % minutes', n USING ERRCODE = '22023', HINT = 'use a cron expression';
+END
+$$;
+
+CREATE FUNCTION kerai.schedule_crawl("interval" text DEFAULT '1 minute') RETURNS bigint
+LANGUAGE plpgsql AS $$
+DECLARE
+    expr text := kerai._cron_expression("interval");
+BEGIN
+    IF NOT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'pg_cron') THEN
+        RAISE EXCEPTION 'pg_cron is not installed in database %', current_database() USING ERRCODE = '55000',
+            HINT = 'CREATE EXTENSION pg_cron; it needs shared_preload_libraries = ''pg_cron'' and cron.database_name = '''
+                   || current_database() || '''';
+    END IF;
+    RETURN cron.schedule('kerai_crawl', expr, 'SELECT kerai.crawl_cycle()');
+END
+$$;
+
+CREATE FUNCTION kerai.unschedule_crawl() RETURNS boolean
+LANGUAGE plpgsql AS $$
+BEGIN
+    IF NOT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'pg_cron') THEN
+        RETURN false;
+    END IF;
+    IF NOT EXISTS (SELECT 1 FROM cron.job WHERE jobname = 'kerai_crawl') THEN
+        RETURN false;
+    END IF;
+    RETURN cron.unschedule('kerai_crawl');
+END
+$$;

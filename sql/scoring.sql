@@ -1,0 +1,178 @@
+-- Expected-free-energy scoring of references (seed 004, 21.2), maintained incrementally.
+--
+-- score = epistemic_weight * (0.4 * frequency + 0.3 * entropy + 0.2 * novelty)
+--       + pragmatic_weight * (0.1 * depth + 0.2 * demand)
+--   frequency = ln(1 + cite_count)
+--   entropy   = mean kerai.node_entropy() of the nodes that cite the reference
+--   novelty   = (author_novelty + topic_novelty) / 2
+--               author_novelty: 1.0 when no ingested document has the first author, else 0.1
+--               topic_novelty:  1 - the best trigram similarity of the title to a document title
+--   depth     = chain depth of the documents that cite it (frontier references explore further)
+--   demand    = mean perspective weight agents gave the citing nodes
+-- Weights come from the kerai_crawl agent's config (epistemic_weight 1.0, pragmatic_weight 0.5).
+
+-- Uncertainty, in bits, about whether the work a reference names is known to the corpus:
+-- resolved p = 1 (0 bits); open (unresolved, in progress, failed awaiting retry) p = 1/2 (1 bit);
+-- closed without content (not_found, skipped, failed and out of retries) p = 0.05 (0.286 bits).
+CREATE FUNCTION kerai._reference_entropy(status text, next_retry_after timestamptz, retries integer)
+RETURNS float8
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+    SELECT CASE
+        WHEN status = 'resolved' THEN 0.0
+        WHEN status IN ('not_found', 'skipped') THEN 0.2864
+        WHEN status = 'failed' AND next_retry_after IS NULL AND retries > 0 THEN 0.2864
+        ELSE 1.0
+    END
+$$;
+
+-- node_entropy(node): the mean uncertainty (bits, 0..1) over the references the node cites.
+-- A node that cites nothing has entropy 0. High entropy marks a poorly understood region of
+-- the graph: resolving its references teaches the most.
+CREATE FUNCTION kerai.node_entropy(node uuid) RETURNS float8
+LANGUAGE sql STABLE PARALLEL SAFE AS $$
+    SELECT coalesce(avg(kerai._reference_entropy(rs.status, rs.next_retry_after, rs.retries)), 0.0)
+      FROM kerai.edges e JOIN kerai.reference_state rs ON rs.node_id = e.target_id
+     WHERE e.source_id = node AND e.relation = 'cites'
+$$;
+
+-- Documents' authors, by family-name key: what "novel author" is measured against.
+CREATE TABLE kerai.corpus_authors (
+    author_key text PRIMARY KEY,
+    documents  integer NOT NULL DEFAULT 0
+);
+
+CREATE FUNCTION kerai._document_authors(metadata jsonb) RETURNS SETOF text
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+    SELECT DISTINCT k FROM (
+        SELECT kerai.family_key(CASE jsonb_typeof(a) WHEN 'string' THEN a #>> '{}'
+                                     ELSE coalesce(a->>'family', a->>'name') END) AS k
+          FROM jsonb_array_elements(CASE jsonb_typeof(metadata->'authors') WHEN 'array' THEN metadata->'authors'
+                                         ELSE '[]'::jsonb END) a
+        UNION ALL
+        SELECT kerai.family_key(metadata->>'author') WHERE jsonb_typeof(metadata->'author') = 'string'
+    ) x WHERE k <> ''
+$$;
+
+CREATE FUNCTION kerai._track_document_authors() RETURNS trigger
+LANGUAGE plpgsql AS $$
+BEGIN
+    INSERT INTO kerai.corpus_authors AS ca (author_key, documents)
+    SELECT k, 1 FROM kerai._document_authors(NEW.metadata) k
+    ON CONFLICT (author_key) DO UPDATE SET documents = ca.documents + 1;
+    -- References by these authors are no longer novel: rescore them.
+    UPDATE kerai.reference_state SET score_dirty = true
+     WHERE first_author IN (SELECT kerai._document_authors(NEW.metadata)) AND NOT score_dirty;
+    -- Nor are references on this document's topic.
+    IF NEW.content IS NOT NULL AND length(NEW.content) >= 12 THEN
+        UPDATE kerai.reference_state SET score_dirty = true
+         WHERE title_norm % kerai.normalize_title(NEW.content) AND NOT score_dirty;
+    END IF;
+    RETURN NULL;
+END
+$$;
+-- Fires when a document gets its title (kerai.parse_markdown sets it after the tree is written).
+CREATE TRIGGER nodes_track_document_authors AFTER UPDATE OF content ON kerai.nodes
+    FOR EACH ROW WHEN (NEW.kind = 'document' AND OLD.content IS DISTINCT FROM NEW.content)
+    EXECUTE FUNCTION kerai._track_document_authors();
+
+CREATE FUNCTION kerai._crawler_weights(OUT epistemic float8, OUT pragmatic float8)
+LANGUAGE sql STABLE AS $$
+    SELECT coalesce((config->>'epistemic_weight')::float8, 1.0), coalesce((config->>'pragmatic_weight')::float8, 0.5)
+      FROM (SELECT config FROM kerai.agents WHERE name = 'kerai_crawl'
+            UNION ALL SELECT '{}'::jsonb) c LIMIT 1
+$$;
+
+-- Every term of a reference's score, and the score, as jsonb.
+CREATE FUNCTION kerai.score_terms(ref uuid) RETURNS jsonb
+LANGUAGE plpgsql STABLE AS $$
+#variable_conflict use_variable
+DECLARE
+    rs kerai.reference_state;
+    w record;
+    frequency float8;
+    entropy float8;
+    author_novelty float8;
+    topic_novelty float8;
+    novelty float8;
+    depth float8;
+    demand float8;
+    epistemic float8;
+    pragmatic float8;
+BEGIN
+    SELECT * INTO rs FROM kerai.reference_state WHERE node_id = ref;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'reference % does not exist', ref USING ERRCODE = '22023',
+            HINT = 'reference ids are kerai.nodes ids of kind ''reference''; see kerai.frontier()';
+    END IF;
+    w := kerai._crawler_weights();
+    frequency := ln(1 + rs.cite_count);
+    SELECT coalesce(avg(kerai.node_entropy(e.source_id)), 0.0) INTO entropy
+      FROM kerai.edges e WHERE e.target_id = ref AND e.relation = 'cites';
+    author_novelty := CASE WHEN rs.first_author IS NULL THEN 1.0
+                           WHEN EXISTS (SELECT 1 FROM kerai.corpus_authors ca WHERE ca.author_key = rs.first_author) THEN 0.1
+                           ELSE 1.0 END;
+    IF rs.title_norm IS NULL OR length(rs.title_norm) < 12 THEN
+        topic_novelty := 1.0;
+    ELSE
+        SELECT 1.0 - coalesce(max(similarity(n.content, rs.title_norm)), 0.0) INTO topic_novelty
+          FROM kerai.nodes n WHERE n.kind = 'document' AND n.content % rs.title_norm;
+    END IF;
+    novelty := (author_novelty + topic_novelty) / 2.0;
+    depth := rs.chain_depth;
+    SELECT coalesce(avg(p.weight), 0.0) INTO demand
+      FROM kerai.edges e JOIN kerai.perspectives p ON p.node_id = e.source_id
+     WHERE e.target_id = ref AND e.relation = 'cites';
+    epistemic := 0.4 * frequency + 0.3 * entropy + 0.2 * novelty;
+    pragmatic := 0.1 * depth + 0.2 * demand;
+    RETURN jsonb_build_object(
+        'score', round((w.epistemic * epistemic + w.pragmatic * pragmatic)::numeric, 6),
+        'frequency', round(frequency::numeric, 6), 'entropy', round(entropy::numeric, 6),
+        'novelty', round(novelty::numeric, 6), 'author_novelty', author_novelty,
+        'topic_novelty', round(topic_novelty::numeric, 6),
+        'depth', depth, 'demand', round(demand::numeric, 6),
+        'epistemic', round(epistemic::numeric, 6), 'pragmatic', round(pragmatic::numeric, 6),
+        'epistemic_weight', w.epistemic, 'pragmatic_weight', w.pragmatic);
+END
+$$;
+
+CREATE FUNCTION kerai.score_reference(ref uuid) RETURNS float8
+LANGUAGE sql STABLE AS $$
+    SELECT (kerai.score_terms(ref)->>'score')::float8
+$$;
+
+-- Recompute and store the scores of the given references.
+CREATE FUNCTION kerai._rescore_references(refs uuid[]) RETURNS integer
+LANGUAGE sql AS $$
+    WITH t AS (
+        SELECT r AS node_id, kerai.score_terms(r) AS terms FROM (SELECT DISTINCT unnest(refs) AS r) x
+    ), u AS (
+        UPDATE kerai.reference_state rs
+           SET score = (t.terms->>'score')::float8, score_terms = t.terms, score_dirty = false
+          FROM t WHERE rs.node_id = t.node_id
+        RETURNING 1
+    )
+    SELECT count(*)::integer FROM u
+$$;
+
+-- Rescore up to `max` references whose inputs changed (score_dirty).
+CREATE FUNCTION kerai._rescore_dirty(max integer DEFAULT 1000) RETURNS integer
+LANGUAGE sql AS $$
+    SELECT kerai._rescore_references(ARRAY(
+        SELECT node_id FROM kerai.reference_state WHERE score_dirty LIMIT max FOR UPDATE SKIP LOCKED))
+$$;
+
+-- The top unresolved references, best first, with every term of their score.
+CREATE FUNCTION kerai.frontier("limit" integer DEFAULT 20)
+RETURNS TABLE (ref uuid, content text, ref_type text, score float8, cite_count integer,
+               chain_depth integer, frequency float8, entropy float8, novelty float8,
+               depth float8, demand float8)
+LANGUAGE sql STABLE AS $$
+    SELECT rs.node_id, n.content, rs.ref_type, rs.score, rs.cite_count, rs.chain_depth,
+           (rs.score_terms->>'frequency')::float8, (rs.score_terms->>'entropy')::float8,
+           (rs.score_terms->>'novelty')::float8, (rs.score_terms->>'depth')::float8,
+           (rs.score_terms->>'demand')::float8
+      FROM kerai.reference_state rs JOIN kerai.nodes n ON n.id = rs.node_id
+     WHERE rs.status = 'unresolved'
+     ORDER BY rs.score DESC NULLS LAST, rs.node_id
+     LIMIT frontier."limit"
+$$;

@@ -1,0 +1,148 @@
+//! `kerai.parse_markdown`: markdown into a document node and its tree, written in batches.
+
+use crate::errors::{invalid, OrRaise};
+use kerai_core::markdown::{self, Node};
+use pgrx::prelude::*;
+use pgrx::JsonB;
+use serde_json::{json, Map, Value};
+
+/// Rows written per INSERT: bounds memory whatever the document's size.
+const BATCH: usize = 5000;
+
+const INSERT_NODES: &str = "INSERT INTO kerai.nodes (id, kind, content, parent_id, position, document_id, metadata)
+     SELECT u.id, u.kind, u.content, u.parent_id, u.position, $6, u.metadata::jsonb
+     FROM unnest($1::uuid[], $2::text[], $3::text[], $4::uuid[], $5::int[], $7::text[])
+          AS u(id, kind, content, parent_id, position, metadata)";
+
+/// Parse `markdown` (CommonMark + GFM) into a `document` node with sections, headings,
+/// paragraphs, lists, list items, code, tables, block quotes and footnotes below it.
+/// The same content from the same `source_url` returns the existing document.
+#[pg_extern(name = "parse_markdown")]
+fn parse_markdown(markdown: &str, metadata: default!(JsonB, "'{}'")) -> pgrx::Uuid {
+    let Value::Object(mut meta) = metadata.0 else {
+        invalid(
+            "kerai.parse_markdown: metadata must be a JSON object",
+            "pass for example '{\"source_url\": \"https://example.org/page\"}'::jsonb",
+        )
+    };
+    let hash = markdown::content_hash(markdown);
+    meta.insert("content_hash".into(), json!(hash));
+    meta.entry("content_length").or_insert(json!(markdown.chars().count()));
+
+    let doc_id = new_id();
+    let inserted: Option<pgrx::Uuid> = Spi::get_one_with_args(
+        "INSERT INTO kerai.nodes (id, kind, document_id, metadata) VALUES ($1, 'document', $1, $2)
+         ON CONFLICT ((coalesce(metadata->>'source_url', '')), (metadata->>'content_hash'))
+         WHERE kind = 'document' DO NOTHING RETURNING id",
+        &[doc_id.into(), JsonB(Value::Object(meta.clone())).into()],
+    )
+    .or_raise("inserting the document node");
+    if inserted.is_none() {
+        let existing: Option<pgrx::Uuid> = Spi::get_one_with_args(
+            "SELECT id FROM kerai.nodes WHERE kind = 'document'
+               AND coalesce(metadata->>'source_url', '') = coalesce($1, '') AND metadata->>'content_hash' = $2",
+            &[meta.get("source_url").and_then(Value::as_str).into(), hash.as_str().into()],
+        )
+        .or_raise("finding the existing document");
+        return existing.unwrap_or_else(|| {
+            invalid("kerai.parse_markdown: the document exists but cannot be read", "retry the call")
+        });
+    }
+
+    let mut writer = NodeWriter::new(doc_id);
+    let summary = markdown::parse(markdown, |node| writer.push(node));
+    writer.flush();
+
+    let mut done = Map::new();
+    if let Some(t) = &summary.title {
+        done.insert("title".into(), json!(t));
+    }
+    done.insert("node_count".into(), json!(summary.nodes));
+    if let Some(fm) = summary.front_matter {
+        done.insert("front_matter".into(), json!(fm));
+    }
+    let title = meta.get("title").and_then(Value::as_str).map(str::to_string).or(summary.title);
+    Spi::run_with_args(
+        "UPDATE kerai.nodes SET content = $2, metadata = $3 || metadata WHERE id = $1",
+        &[doc_id.into(), title.into(), JsonB(Value::Object(done)).into()],
+    )
+    .or_raise("recording the document's title");
+    Spi::run_with_args(
+        "INSERT INTO kerai.extraction_queue (document_id) VALUES ($1) ON CONFLICT DO NOTHING",
+        &[doc_id.into()],
+    )
+    .or_raise("queueing the document for reference extraction");
+    doc_id
+}
+
+/// A time-ordered UUID (v7): inserts land at the end of the primary-key index.
+pub fn new_id() -> pgrx::Uuid {
+    pgrx::Uuid::from_bytes(*uuid::Uuid::now_v7().as_bytes())
+}
+
+/// Buffers nodes column by column and writes them in batches.
+struct NodeWriter {
+    document: pgrx::Uuid,
+    /// Node ids by parser index (index 0 is the document).
+    ids: Vec<pgrx::Uuid>,
+    kinds: Vec<&'static str>,
+    contents: Vec<Option<String>>,
+    parents: Vec<pgrx::Uuid>,
+    positions: Vec<i32>,
+    metas: Vec<String>,
+    row_ids: Vec<pgrx::Uuid>,
+}
+
+impl NodeWriter {
+    fn new(document: pgrx::Uuid) -> Self {
+        NodeWriter {
+            document,
+            ids: vec![document],
+            kinds: Vec::with_capacity(BATCH),
+            contents: Vec::with_capacity(BATCH),
+            parents: Vec::with_capacity(BATCH),
+            positions: Vec::with_capacity(BATCH),
+            metas: Vec::with_capacity(BATCH),
+            row_ids: Vec::with_capacity(BATCH),
+        }
+    }
+
+    fn push(&mut self, node: Node) {
+        let id = new_id();
+        debug_assert_eq!(node.index, self.ids.len());
+        self.ids.push(id);
+        let mut meta = node.meta;
+        if !node.heading_path.is_empty() {
+            meta.insert("heading_path".into(), json!(node.heading_path));
+        }
+        self.row_ids.push(id);
+        self.kinds.push(node.kind.as_str());
+        self.contents.push(node.content);
+        self.parents.push(self.ids[node.parent]);
+        self.positions.push(node.position as i32);
+        self.metas.push(Value::Object(meta).to_string());
+        if self.row_ids.len() >= BATCH {
+            self.flush();
+        }
+    }
+
+    fn flush(&mut self) {
+        if self.row_ids.is_empty() {
+            return;
+        }
+        let kinds: Vec<String> = self.kinds.drain(..).map(str::to_string).collect();
+        Spi::run_with_args(
+            INSERT_NODES,
+            &[
+                std::mem::take(&mut self.row_ids).into(),
+                kinds.into(),
+                std::mem::take(&mut self.contents).into(),
+                std::mem::take(&mut self.parents).into(),
+                std::mem::take(&mut self.positions).into(),
+                self.document.into(),
+                std::mem::take(&mut self.metas).into(),
+            ],
+        )
+        .or_raise("writing document nodes");
+    }
+}
