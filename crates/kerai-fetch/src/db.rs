@@ -51,3 +51,14 @@ mod tests {
         assert_eq!(redact("host=/tmp dbname=x"), "host=/tmp dbname=x");
     }
 }
+
+/// The message of a database error, with Postgres's hint when it gave one.
+pub fn message(e: &tokio_postgres::Error) -> String {
+    match e.as_db_error() {
+        Some(db) => match db.hint() {
+            Some(h) => format!("{} (hint: {h})", db.message()),
+            None => db.message().to_string(),
+        },
+        None => e.to_string(),
+    }
+}

@@ -1,21 +1,23 @@
 //! `kerai`: the fetcher and command-line tool of the kerai extension.
 
 mod cli;
+mod commands;
 mod db;
 mod exit;
+mod http;
+mod output;
+mod render;
+mod resolve;
+mod site;
+mod target;
 
 use clap::Parser;
 
 fn main() {
     let cli = cli::Cli::parse();
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-    {
+    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
         Ok(rt) => rt,
-        Err(e) => exit::fail(exit::Failure::critical(format!(
-            "cannot start the async runtime: {e}"
-        ))),
+        Err(e) => exit::fail(exit::Failure::critical(format!("cannot start the async runtime: {e}"))),
     };
     let code = runtime.block_on(cli::run(cli));
     std::process::exit(code.as_i32());

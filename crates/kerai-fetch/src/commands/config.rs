@@ -1,0 +1,157 @@
+//! `kerai config set|get|test` and `kerai targets`.
+
+use crate::cli::{ConfigCommand, ConfigFormat};
+use crate::commands::run::{dry_run, launched_by_default};
+use crate::exit::{Code, Failure};
+use crate::output::Table;
+use crate::target::store::{self, StoredTarget};
+use crate::target::toml_file::{self, FileTarget};
+use crate::target::TargetConfig;
+use crate::db;
+
+pub async fn run(url: &str, cmd: ConfigCommand) -> Result<Code, Failure> {
+    match cmd {
+        ConfigCommand::Set { name, base_url, file, settings } => set(url, name, base_url, file, settings).await,
+        ConfigCommand::Get { name, format } => {
+            let client = db::connect(url).await?;
+            let t = pick(&client, name).await?;
+            match format {
+                ConfigFormat::Toml => {
+                    println!("# config version {}", t.config_version);
+                    print!("{}", toml_file::render(&t.name, &t.base_url, &t.config));
+                }
+                ConfigFormat::Json => crate::output::print_json(&serde_json::json!({
+                    "name": t.name, "base_url": t.base_url, "config_version": t.config_version, "config": t.config,
+                })),
+            }
+            Ok(Code::Success)
+        }
+        ConfigCommand::Test { name, file } => {
+            let targets: Vec<StoredTarget> = match file {
+                Some(path) => {
+                    let all = toml_file::read(&path).map_err(Failure::critical)?;
+                    all.into_iter()
+                        .filter(|t| name.as_ref().is_none_or(|n| *n == t.name))
+                        .map(|t| StoredTarget {
+                            id: uuid::Uuid::nil(),
+                            name: t.name,
+                            base_url: t.base_url,
+                            config: t.config,
+                            config_version: 0,
+                        })
+                        .collect()
+                }
+                None => {
+                    let client = db::connect(url).await?;
+                    vec![pick(&client, name).await?]
+                }
+            };
+            let mut worst = Code::Success;
+            for t in &targets {
+                let problems = t.config.problems(&t.base_url);
+                if problems.is_empty() {
+                    println!("target {}: config is valid", t.name);
+                    dry_run(t, None).await?;
+                } else {
+                    println!("target {}: {} problem(s)", t.name, problems.len());
+                    for p in &problems {
+                        println!("  - {p}");
+                    }
+                    worst = Code::Critical;
+                }
+            }
+            if worst == Code::Critical {
+                eprintln!("kerai: error: invalid config; fix the fields listed above");
+            }
+            Ok(worst)
+        }
+    }
+}
+
+async fn pick(client: &tokio_postgres::Client, name: Option<String>) -> Result<StoredTarget, Failure> {
+    match name {
+        Some(n) => store::load(client, &n).await,
+        None => store::only(client).await,
+    }
+}
+
+async fn set(
+    url: &str,
+    name: Option<String>,
+    base_url: Option<String>,
+    file: Option<std::path::PathBuf>,
+    settings: Vec<String>,
+) -> Result<Code, Failure> {
+    let client = db::connect(url).await?;
+    let who = launched_by_default();
+    let mut todo: Vec<FileTarget> = Vec::new();
+    if let Some(path) = &file {
+        let all = toml_file::read(path).map_err(Failure::critical)?;
+        for t in all {
+            if name.as_ref().is_none_or(|n| *n == t.name) {
+                todo.push(t);
+            }
+        }
+        if todo.is_empty() {
+            return Err(Failure::critical(format!(
+                "{} has no target{}",
+                path.display(),
+                name.map(|n| format!(" named {n}")).unwrap_or_default()
+            )));
+        }
+    } else {
+        let Some(n) = name.clone() else {
+            return Err(Failure::critical("name the target, or pass --file").with_hint("kerai config set NAME --base-url URL"));
+        };
+        let current = store::load(&client, &n).await.ok();
+        let (base, config) = match (current, &base_url) {
+            (Some(c), Some(b)) if *b != c.base_url => {
+                // Seeds and domains derived from the old base URL follow the new one.
+                let mut config = c.config;
+                config.seeds.clear();
+                config.allowed_domains.clear();
+                (b.clone(), config)
+            }
+            (Some(c), _) => (c.base_url, c.config),
+            (None, Some(b)) => (b.clone(), TargetConfig::default()),
+            (None, None) => {
+                return Err(Failure::critical(format!("target \"{n}\" does not exist yet"))
+                    .with_hint(format!("give its address: kerai config set {n} --base-url https://...")))
+            }
+        };
+        todo.push(FileTarget { name: n, base_url: base, config });
+    }
+    for t in &mut todo {
+        if let (Some(b), Some(_)) = (&base_url, &file) {
+            t.base_url = b.clone();
+        }
+        if !settings.is_empty() {
+            t.config = store::apply_settings(&t.config, &settings)?;
+        }
+        t.config = t.config.clone().complete(&t.base_url);
+        let stored = store::save(&client, t, &who).await?;
+        println!("target {} saved (config version {})", stored.name, stored.config_version);
+    }
+    Ok(Code::Success)
+}
+
+pub async fn list(url: &str) -> Result<Code, Failure> {
+    let client = db::connect(url).await?;
+    let all = store::list(&client).await?;
+    let mut t = Table::new(&["target", "base url", "config version", "max pages", "types"]);
+    for s in &all {
+        t.row(vec![
+            s.name.clone(),
+            s.base_url.clone(),
+            s.config_version.to_string(),
+            s.config.max_pages.to_string(),
+            s.config.file_types.join(","),
+        ]);
+    }
+    if t.is_empty() {
+        println!("no targets yet: kerai config set NAME --base-url URL");
+    } else {
+        println!("{}", t.render());
+    }
+    Ok(Code::Success)
+}

@@ -1,0 +1,241 @@
+//! `kerai run`: crawl a target now (or resume its crashed job, or join its running one).
+
+use crate::cli::{Format, RunArgs};
+use crate::exit::{Code, Failure};
+use crate::output::{iso, parse_iso, print_json};
+use crate::site::runner::{self, JobSpec, RunOptions};
+use crate::site::{discover, scope::Scope};
+use crate::target::store::StoredTarget;
+use crate::target::TargetConfig;
+use crate::{db, http::Http, target};
+use serde_json::{json, Value};
+use tokio_postgres::Client;
+
+pub async fn run(url: &str, args: RunArgs) -> Result<Code, Failure> {
+    let client = db::connect(url).await?;
+    let t = match &args.target {
+        Some(n) => target::store::load(&client, n).await?,
+        None => target::store::only(&client).await?,
+    };
+    if args.dry_run {
+        return dry_run(&t, args.since.as_deref()).await;
+    }
+    let (mode, options) = if args.full {
+        ("full", json!({}))
+    } else if let Some(s) = &args.since {
+        let since = parse_iso(s).map_err(Failure::critical)?;
+        ("since", json!({"since": since.to_rfc3339()}))
+    } else if let Some(u) = &args.url {
+        ("url", json!({"url": u}))
+    } else {
+        ("incremental", json!({}))
+    };
+    let launched_by = args.launched_by.clone().unwrap_or_else(launched_by_default);
+    let flags = Flags { queue: args.queue, join: args.join, no_progress: args.no_progress, format: Format::Table };
+    execute(url, &client, &t, mode, options, &launched_by, &flags).await
+}
+
+pub struct Flags {
+    pub queue: bool,
+    pub join: bool,
+    pub no_progress: bool,
+    pub format: Format,
+}
+
+pub fn launched_by_default() -> String {
+    std::env::var("USER").or_else(|_| std::env::var("LOGNAME")).unwrap_or_else(|_| "cli".into())
+}
+
+/// This process's name in leases and logs: host:pid.
+pub fn worker_name() -> String {
+    let host = std::fs::read_to_string("/etc/hostname").map(|h| h.trim().to_string()).unwrap_or_else(|_| "localhost".into());
+    format!("{host}:{}", std::process::id())
+}
+
+/// Lease length: `KERAI_LEASE_SECONDS`, default 60. A killed fetcher's work returns after it.
+pub fn lease_seconds() -> i32 {
+    std::env::var("KERAI_LEASE_SECONDS").ok().and_then(|s| s.parse().ok()).filter(|s: &i32| *s >= 2).unwrap_or(60)
+}
+
+/// Queue (or resume, or join) a job of `t`, run it, finish it and print the report.
+pub async fn execute(
+    url: &str,
+    client: &Client,
+    t: &StoredTarget,
+    mode: &str,
+    options: Value,
+    launched_by: &str,
+    flags: &Flags,
+) -> Result<Code, Failure> {
+    let worker = worker_name();
+    let lease = lease_seconds();
+    let running = client
+        .query_opt(
+            "SELECT id, lease_until < now() FROM kerai.scrape_jobs WHERE target_id = $1 AND status = 'RUNNING'
+             ORDER BY started_at LIMIT 1",
+            &[&t.id],
+        )
+        .await
+        .map_err(|e| Failure::critical(db::message(&e)))?;
+    let job: uuid::Uuid = match running {
+        // A crashed fetcher's job: take it over.
+        Some(r) if r.get::<_, Option<bool>>(1).unwrap_or(false) => r.get(0),
+        Some(r) if flags.join => r.get(0),
+        Some(r) if flags.queue => {
+            let queued: uuid::Uuid = client
+                .query_one("SELECT kerai.enqueue_job($1, $2, $3, $4, 'queue')", &[&t.name, &mode, &options, &launched_by])
+                .await
+                .map_err(|e| Failure::critical(db::message(&e)))?
+                .get(0);
+            println!(
+                "queued job {queued} behind running job {}; `kerai worker` (or `kerai run {}` once it ends) runs it",
+                r.get::<_, uuid::Uuid>(0),
+                t.name
+            );
+            return Ok(Code::Success);
+        }
+        Some(r) => {
+            return Err(Failure::critical(format!(
+                "a crawl of target \"{}\" is already running (job {})",
+                t.name,
+                r.get::<_, uuid::Uuid>(0)
+            ))
+            .with_hint("wait for it (kerai status), help it (kerai run --join), or queue another (kerai run --queue)"))
+        }
+        None => client
+            .query_one("SELECT kerai.enqueue_job($1, $2, $3, $4, 'refuse')", &[&t.name, &mode, &options, &launched_by])
+            .await
+            .map_err(|e| Failure::critical(format!("cannot queue the crawl: {}", db::message(&e))))?
+            .get(0),
+    };
+    let joining = flags.join;
+    let spec = begin(client, &worker, job, lease, joining).await?;
+    let Some(spec) = spec else {
+        return Err(Failure::critical(format!("job {job} could not be started (another fetcher took it)"))
+            .with_hint("see `kerai status`"));
+    };
+    let opts = RunOptions { worker: worker.clone(), lease_seconds: lease, no_progress: flags.no_progress, quiet: false };
+    let end = runner::run_job(url, &spec, &opts).await?;
+    finish(client, &spec, &worker, &end).await?;
+    report(client, spec.id, flags.format).await
+}
+
+/// Take a job to run: `_job_begin` for a pending or crashed one; a joined one is run as is.
+pub async fn begin(client: &Client, worker: &str, job: uuid::Uuid, lease: i32, joining: bool) -> Result<Option<JobSpec>, Failure> {
+    let row = if joining {
+        client
+            .query_opt(
+                "SELECT j.id, t.name, t.base_url, j.mode, j.options, j.config, j.urls_enqueued, j.started_at
+                   FROM kerai.scrape_jobs j JOIN kerai.targets t ON t.id = j.target_id WHERE j.id = $1 AND j.status = 'RUNNING'",
+                &[&job],
+            )
+            .await
+    } else {
+        client
+            .query_opt(
+                "SELECT j.id, t.name, t.base_url, j.mode, j.options, j.config, j.urls_enqueued, j.started_at
+                   FROM kerai._job_begin($1, $2, NULL, $3) j JOIN kerai.targets t ON t.id = j.target_id",
+                &[&worker, &job, &lease],
+            )
+            .await
+    }
+    .map_err(|e| Failure::critical(format!("cannot start job {job}: {}", db::message(&e))))?;
+    row.map(|r| spec_from_row(&r)).transpose()
+}
+
+pub fn spec_from_row(r: &tokio_postgres::Row) -> Result<JobSpec, Failure> {
+    let base_url: String = r.get(2);
+    let config: Value = r.get(5);
+    let config: TargetConfig = serde_json::from_value(config)
+        .map_err(|e| Failure::critical(format!("the job's config cannot be read: {e}")))?;
+    Ok(JobSpec {
+        id: r.get(0),
+        target: r.get(1),
+        config: config.complete(&base_url),
+        base_url,
+        mode: r.get(3),
+        options: r.get(4),
+        urls_enqueued: r.get(6),
+        started_at: r.get(7),
+    })
+}
+
+/// Close the job: COMPLETED, or FAILED with the runner's error (retried while retries remain).
+pub async fn finish(client: &Client, spec: &JobSpec, worker: &str, end: &runner::RunEnd) -> Result<(), Failure> {
+    if end.cancelled {
+        return Ok(());
+    }
+    let (status, error) = match &end.error {
+        Some(e) => ("FAILED", Some(e.clone())),
+        None => ("COMPLETED", None),
+    };
+    client
+        .execute("SELECT kerai._job_finish($1, $2, $3, $4)", &[&spec.id, &worker, &status, &error])
+        .await
+        .map_err(|e| Failure::critical(format!("cannot finish job {}: {}", spec.id, db::message(&e))))?;
+    Ok(())
+}
+
+/// Print the job's report; the exit code follows the job: 0, 1 (some items failed) or 2.
+pub async fn report(client: &Client, job: uuid::Uuid, format: Format) -> Result<Code, Failure> {
+    let row = client
+        .query_one(
+            "SELECT job_id::text, target, status, mode, config_version, launched_by, started_at, finished_at, exit_code, error, metrics
+               FROM kerai.job_summary WHERE job_id = $1",
+            &[&job],
+        )
+        .await
+        .map_err(|e| Failure::critical(db::message(&e)))?;
+    let status: String = row.get(2);
+    let exit: Option<i32> = row.get(8);
+    let r = json!({
+        "job": row.get::<_, String>(0), "target": row.get::<_, String>(1), "status": status,
+        "mode": row.get::<_, String>(3), "config_version": row.get::<_, i32>(4), "launched_by": row.get::<_, String>(5),
+        "started_at": row.get::<_, Option<chrono::DateTime<chrono::Utc>>>(6).as_ref().map(iso),
+        "finished_at": row.get::<_, Option<chrono::DateTime<chrono::Utc>>>(7).as_ref().map(iso),
+        "exit_code": exit, "error": row.get::<_, Option<String>>(9), "metrics": row.get::<_, Value>(10),
+    });
+    match format {
+        Format::Json => print_json(&r),
+        Format::Table => print!("{}", super::report::render(&r)),
+    }
+    Ok(match (status.as_str(), exit) {
+        ("COMPLETED", Some(0)) => Code::Success,
+        ("COMPLETED", _) => Code::Partial,
+        ("RUNNING", _) => Code::Success,
+        _ => Code::Critical,
+    })
+}
+
+/// `--dry-run`: the scope as a crawl would see it, without fetching pages or writing.
+pub async fn dry_run(t: &StoredTarget, since: Option<&str>) -> Result<Code, Failure> {
+    let since = since.map(parse_iso).transpose().map_err(Failure::critical)?;
+    let http = Http::new(runner::http_settings(&t.config)).map_err(Failure::critical)?;
+    let scope = Scope::new(&t.config);
+    let found = discover::discover(&http, &t.config, &scope, since).await;
+    println!("target {} ({}), config v{}", t.name, t.base_url, t.config_version);
+    for (url, kind) in &found.sitemaps {
+        println!("  sitemap  {kind:<10} {url}");
+    }
+    println!(
+        "would start with {} URLs ({} seeds, {} from sitemaps); links are followed to depth {} (max_pages {})",
+        found.urls.len(),
+        found.urls.iter().filter(|u| u.via == "seed").count(),
+        found.urls.iter().filter(|u| u.via == "sitemap").count(),
+        t.config.max_depth,
+        t.config.max_pages
+    );
+    for u in found.urls.iter().take(50) {
+        println!("  + {}", u.url);
+    }
+    if found.urls.len() > 50 {
+        println!("  ... and {} more", found.urls.len() - 50);
+    }
+    for (u, why) in found.excluded.iter().take(50) {
+        println!("  - {u}  ({why})");
+    }
+    if found.older_than_since > 0 {
+        println!("{} sitemap entries are older than --since", found.older_than_since);
+    }
+    Ok(Code::Success)
+}

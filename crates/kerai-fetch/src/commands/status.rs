@@ -1,0 +1,111 @@
+//! `kerai status`: per target the running job with live progress, the last success and the
+//! next scheduled run; and the corpus counters.
+
+use crate::cli::{Format, StatusArgs};
+use crate::exit::{Code, Failure};
+use crate::output::{iso, iso_opt, print_json, Table};
+use crate::{commands::schedule, db};
+use chrono::{DateTime, Utc};
+use serde_json::{json, Value};
+
+pub async fn run(url: &str, args: StatusArgs) -> Result<Code, Failure> {
+    let client = db::connect(url).await?;
+    if let Some(t) = &args.target {
+        crate::target::store::load(&client, t).await?;
+    }
+    let rows = client
+        .query(
+            "SELECT t.name, t.base_url, t.config_version,
+                    r.id::text, r.started_at, r.worker, kerai.job_metrics(r.id), r.urls_enqueued,
+                    (SELECT max(finished_at) FROM kerai.scrape_jobs s WHERE s.target_id = t.id AND s.status = 'COMPLETED'),
+                    (SELECT count(*) FROM kerai.scrape_jobs s WHERE s.target_id = t.id AND s.status = 'PENDING'),
+                    (SELECT s.status || ' ' || coalesce(s.exit_code::text, '') FROM kerai.scrape_jobs s
+                      WHERE s.target_id = t.id AND s.finished_at IS NOT NULL ORDER BY s.finished_at DESC LIMIT 1)
+               FROM kerai.targets t
+               LEFT JOIN LATERAL (SELECT * FROM kerai.scrape_jobs s WHERE s.target_id = t.id AND s.status = 'RUNNING'
+                                   ORDER BY s.started_at LIMIT 1) r ON true
+              WHERE $1::text IS NULL OR t.name = $1 OR t.id::text = $1
+              ORDER BY t.name",
+            &[&args.target],
+        )
+        .await
+        .map_err(|e| Failure::critical(format!("cannot read status: {}", db::message(&e))))?;
+    let schedules = schedule::schedules(&client).await.unwrap_or_default();
+    let overview = client
+        .query_one("SELECT documents, \"references\", resolved, frontier, total_nodes FROM kerai.corpus_overview", &[])
+        .await
+        .map_err(|e| Failure::critical(format!("cannot read the corpus overview: {}", db::message(&e))))?;
+
+    let mut targets = Vec::new();
+    for r in &rows {
+        let name: String = r.get(0);
+        let sched = schedules.iter().find(|s| s.target == name);
+        let running = r.get::<_, Option<String>>(3).map(|job| {
+            let m: Value = r.get(6);
+            json!({
+                "job": job,
+                "started_at": iso_opt(&r.get::<_, Option<DateTime<Utc>>>(4)),
+                "worker": r.get::<_, Option<String>>(5),
+                "urls_enqueued": r.get::<_, i32>(7),
+                "items_processed": m["items_processed"], "remaining": m["remaining"],
+                "new": m["new_count"], "updated": m["updated_count"], "unchanged": m["unchanged_count"],
+                "errors": m["error_count"], "throughput_items_per_min": m["throughput_items_per_min"],
+            })
+        });
+        targets.push(json!({
+            "target": name,
+            "base_url": r.get::<_, String>(1),
+            "config_version": r.get::<_, i32>(2),
+            "running": running,
+            "pending_jobs": r.get::<_, i64>(9),
+            "last_job": r.get::<_, Option<String>>(10).map(|s| s.trim().to_string()),
+            "last_success_at": iso_opt(&r.get::<_, Option<DateTime<Utc>>>(8)),
+            "schedule": sched.map(|s| s.cron.clone()),
+            "next_run_at": sched.and_then(|s| s.next_run.as_ref().map(iso)),
+        }));
+    }
+    let corpus = json!({
+        "documents": overview.get::<_, i64>(0), "references": overview.get::<_, i64>(1),
+        "resolved": overview.get::<_, i64>(2), "frontier": overview.get::<_, i64>(3),
+        "total_nodes": overview.get::<_, i64>(4),
+    });
+    match args.format {
+        Format::Json => print_json(&json!({"targets": targets, "corpus": corpus})),
+        Format::Table => {
+            let mut t = Table::new(&["target", "state", "progress", "last success", "next run", "schedule"]);
+            for x in &targets {
+                let (state, progress) = match &x["running"] {
+                    Value::Null => (
+                        if x["pending_jobs"].as_i64().unwrap_or(0) > 0 { "queued".to_string() } else { "idle".to_string() },
+                        x["last_job"].as_str().map(|s| format!("last job {s}")).unwrap_or_else(|| "never crawled".into()),
+                    ),
+                    r => (
+                        format!("running {}", r["job"].as_str().unwrap_or("")),
+                        format!(
+                            "{}/{} urls, {} new, {} updated, {} unchanged, {} errors",
+                            r["items_processed"], r["urls_enqueued"], r["new"], r["updated"], r["unchanged"], r["errors"]
+                        ),
+                    ),
+                };
+                t.row(vec![
+                    x["target"].as_str().unwrap_or("").into(),
+                    state,
+                    progress,
+                    x["last_success_at"].as_str().unwrap_or("-").into(),
+                    x["next_run_at"].as_str().unwrap_or("-").into(),
+                    x["schedule"].as_str().unwrap_or("-").into(),
+                ]);
+            }
+            if t.is_empty() {
+                println!("no targets yet: kerai config set NAME --base-url URL");
+            } else {
+                println!("{}", t.render());
+            }
+            println!(
+                "\ncorpus: {} documents, {} references ({} resolved, {} in the frontier), {} nodes",
+                corpus["documents"], corpus["references"], corpus["resolved"], corpus["frontier"], corpus["total_nodes"]
+            );
+        }
+    }
+    Ok(Code::Success)
+}

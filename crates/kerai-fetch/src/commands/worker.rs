@@ -1,0 +1,63 @@
+//! `kerai worker`: run queued and scheduled jobs as they come. Listens on `kerai_jobs` and
+//! polls, so a job queued by pg_cron or another client starts within seconds.
+
+use crate::cli::{Format, WorkerArgs};
+use crate::commands::run::{finish, lease_seconds, report, spec_from_row, worker_name};
+use crate::exit::{Code, Failure};
+use crate::site::runner::{self, RunOptions};
+use crate::db;
+use futures_util::StreamExt;
+use std::time::Duration;
+
+pub async fn run(url: &str, args: WorkerArgs) -> Result<Code, Failure> {
+    let client = db::connect(url).await?;
+    // A second connection only for notifications.
+    let (listener, mut connection) = tokio_postgres::connect(url, tokio_postgres::NoTls)
+        .await
+        .map_err(|e| Failure::critical(format!("cannot connect to the database {}: {e}", db::redact(url))))?;
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+    tokio::spawn(async move {
+        let mut stream = futures_util::stream::poll_fn(move |cx| connection.poll_message(cx));
+        while let Some(Ok(msg)) = stream.next().await {
+            if let tokio_postgres::AsyncMessage::Notification(_) = msg {
+                let _ = tx.send(());
+            }
+        }
+    });
+    listener.batch_execute("LISTEN kerai_jobs").await.map_err(|e| Failure::critical(db::message(&e)))?;
+    let worker = worker_name();
+    let lease = lease_seconds();
+    let mut worst = Code::Success;
+    eprintln!("kerai: worker {worker} waiting for jobs");
+    loop {
+        let row = client
+            .query_opt(
+                "SELECT j.id, t.name, t.base_url, j.mode, j.options, j.config, j.urls_enqueued, j.started_at
+                   FROM kerai._job_begin($1, NULL, NULL, $2) j JOIN kerai.targets t ON t.id = j.target_id",
+                &[&worker, &lease],
+            )
+            .await
+            .map_err(|e| Failure::critical(db::message(&e)))?;
+        match row {
+            Some(r) => {
+                let spec = spec_from_row(&r)?;
+                eprintln!("kerai: running job {} of {} ({})", spec.id, spec.target, spec.mode);
+                let opts = RunOptions { worker: worker.clone(), lease_seconds: lease, no_progress: true, quiet: false };
+                let end = runner::run_job(url, &spec, &opts).await?;
+                finish(&client, &spec, &worker, &end).await?;
+                let code = report(&client, spec.id, Format::Table).await?;
+                if code.as_i32() > worst.as_i32() {
+                    worst = code;
+                }
+            }
+            None if args.once => return Ok(worst),
+            None => {
+                tokio::select! {
+                    _ = rx.recv() => {}
+                    _ = tokio::time::sleep(Duration::from_secs(args.poll.max(1))) => {}
+                    _ = tokio::signal::ctrl_c() => return Ok(worst),
+                }
+            }
+        }
+    }
+}

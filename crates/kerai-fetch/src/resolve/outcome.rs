@@ -1,0 +1,38 @@
+//! The end of one resolution: markdown to deposit, or a decision recorded on the reference.
+
+use serde_json::{Map, Value};
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Outcome {
+    /// Converted markdown and what to record with it (source_url, source_type, license,
+    /// fetched_at, content_type, metadata).
+    Deposit { markdown: String, result: Map<String, Value> },
+    NotFound(String),
+    Skipped(String),
+    /// A transient failure: retried with backoff.
+    Failed(String),
+}
+
+impl Outcome {
+    pub fn not_found(why: impl Into<String>) -> Outcome {
+        Outcome::NotFound(why.into())
+    }
+
+    pub fn skipped(why: impl Into<String>) -> Outcome {
+        Outcome::Skipped(why.into())
+    }
+
+    pub fn failed(why: impl Into<String>) -> Outcome {
+        Outcome::Failed(why.into())
+    }
+
+    /// The queue outcome name of a decision (`kerai._worker_fail`).
+    pub fn fail_kind(&self) -> Option<(&'static str, &str)> {
+        match self {
+            Outcome::NotFound(r) => Some(("not_found", r)),
+            Outcome::Skipped(r) => Some(("skipped", r)),
+            Outcome::Failed(r) => Some(("failed", r)),
+            Outcome::Deposit { .. } => None,
+        }
+    }
+}

@@ -1,0 +1,11 @@
+//! Site crawling: scope decisions, discovery (seeds, robots.txt, sitemaps), the politeness
+//! scheduler, turning fetched bytes into markdown, and the job runner that ties them to the
+//! leased URL queue in Postgres.
+
+pub mod discover;
+pub mod hosts;
+pub mod process;
+pub mod progress;
+pub mod record;
+pub mod runner;
+pub mod scope;

@@ -1,0 +1,163 @@
+//! The recorder: results go to Postgres in batches (kerai._job_record), on a connection of
+//! their own, so fetching never waits for the database and the database sees few, large
+//! transactions. A batch the database refuses is retried item by item, so one bad page fails
+//! alone.
+
+use serde_json::{json, Value};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::sync::{mpsc, oneshot};
+use tokio_postgres::Client;
+
+const BATCH: usize = 32;
+const MAX_WAIT: Duration = Duration::from_millis(250);
+
+/// What the recorder has written so far.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Totals {
+    pub new: u64,
+    pub updated: u64,
+    pub unchanged: u64,
+    pub failed: u64,
+    pub skipped: u64,
+    pub stale: u64,
+    pub links: u64,
+}
+
+impl Totals {
+    pub fn done(&self) -> u64 {
+        self.new + self.updated + self.unchanged + self.failed + self.skipped
+    }
+
+    fn add(&mut self, counts: &Value) {
+        let n = |k: &str| counts[k].as_u64().unwrap_or(0);
+        self.new += n("new");
+        self.updated += n("updated");
+        self.unchanged += n("unchanged");
+        self.failed += n("failed");
+        self.skipped += n("skipped");
+        self.stale += n("stale");
+        self.links += n("links");
+    }
+}
+
+enum Msg {
+    Item(Value),
+    Flush(oneshot::Sender<Result<(), String>>),
+}
+
+#[derive(Clone)]
+pub struct Recorder {
+    tx: mpsc::Sender<Msg>,
+    pub totals: Arc<Mutex<Totals>>,
+}
+
+impl Recorder {
+    pub fn spawn(db: Client, job: uuid::Uuid, worker: String) -> Recorder {
+        let (tx, rx) = mpsc::channel(1024);
+        let totals = Arc::new(Mutex::new(Totals::default()));
+        tokio::spawn(run(db, job, worker, rx, totals.clone()));
+        Recorder { tx, totals }
+    }
+
+    pub async fn send(&self, item: Value) -> Result<(), String> {
+        self.tx.send(Msg::Item(item)).await.map_err(|_| "the recorder stopped".to_string())
+    }
+
+    /// Wait until everything sent so far is written.
+    pub async fn flush(&self) -> Result<(), String> {
+        let (tx, rx) = oneshot::channel();
+        self.tx.send(Msg::Flush(tx)).await.map_err(|_| "the recorder stopped".to_string())?;
+        rx.await.map_err(|_| "the recorder stopped".to_string())?
+    }
+
+    pub fn totals(&self) -> Totals {
+        self.totals.lock().map(|t| t.clone()).unwrap_or_default()
+    }
+}
+
+async fn run(db: Client, job: uuid::Uuid, worker: String, mut rx: mpsc::Receiver<Msg>, totals: Arc<Mutex<Totals>>) {
+    let mut buf: Vec<Value> = Vec::new();
+    let mut last_error: Option<String> = None;
+    loop {
+        let msg = if buf.is_empty() {
+            rx.recv().await
+        } else {
+            match tokio::time::timeout(MAX_WAIT, rx.recv()).await {
+                Ok(m) => m,
+                Err(_) => {
+                    write(&db, job, &worker, &mut buf, &totals, &mut last_error).await;
+                    continue;
+                }
+            }
+        };
+        match msg {
+            None => {
+                write(&db, job, &worker, &mut buf, &totals, &mut last_error).await;
+                return;
+            }
+            Some(Msg::Item(v)) => {
+                buf.push(v);
+                if buf.len() >= BATCH {
+                    write(&db, job, &worker, &mut buf, &totals, &mut last_error).await;
+                }
+            }
+            Some(Msg::Flush(ack)) => {
+                write(&db, job, &worker, &mut buf, &totals, &mut last_error).await;
+                let _ = ack.send(match last_error.take() {
+                    Some(e) => Err(e),
+                    None => Ok(()),
+                });
+            }
+        }
+    }
+}
+
+async fn write(
+    db: &Client,
+    job: uuid::Uuid,
+    worker: &str,
+    buf: &mut Vec<Value>,
+    totals: &Arc<Mutex<Totals>>,
+    last_error: &mut Option<String>,
+) {
+    if buf.is_empty() {
+        return;
+    }
+    let batch = Value::Array(std::mem::take(buf));
+    match record(db, job, worker, &batch).await {
+        Ok(counts) => add(totals, &counts),
+        Err(_) => {
+            // Isolate the item the database refused; the others are written one by one.
+            for item in batch.as_array().into_iter().flatten() {
+                match record(db, job, worker, &Value::Array(vec![item.clone()])).await {
+                    Ok(counts) => add(totals, &counts),
+                    Err(e) => {
+                        let url = item["url"].as_str().unwrap_or("?").to_string();
+                        let failed = json!([{
+                            "url_id": item["url_id"], "url": url, "outcome": "failed",
+                            "error": {"kind": "storage", "message": format!("kerai could not store {url}: {e}")},
+                        }]);
+                        match record(db, job, worker, &failed).await {
+                            Ok(counts) => add(totals, &counts),
+                            Err(e) => *last_error = Some(format!("cannot record results: {e}")),
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+async fn record(db: &Client, job: uuid::Uuid, worker: &str, batch: &Value) -> Result<Value, String> {
+    db.query_one("SELECT kerai._job_record($1, $2, $3)", &[&job, &worker, batch])
+        .await
+        .map(|r| r.get::<_, Value>(0))
+        .map_err(|e| crate::db::message(&e))
+}
+
+fn add(totals: &Arc<Mutex<Totals>>, counts: &Value) {
+    if let Ok(mut t) = totals.lock() {
+        t.add(counts);
+    }
+}

@@ -1,0 +1,9 @@
+//! Targets: a base URL plus its scrape config, stored in `kerai.targets` (versioned) and
+//! editable from the CLI or a TOML file.
+
+pub mod config;
+pub mod size;
+pub mod store;
+pub mod toml_file;
+
+pub use config::TargetConfig;

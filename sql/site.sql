@@ -1,0 +1,633 @@
+-- Site crawling: targets and their versioned scrape config, discovered pages and their
+-- versions, scrape jobs with leased URL queues, and structured job logs (seeds 001 and 003).
+-- The fetcher (`kerai` CLI) does the HTTP; everything it learns is written through these
+-- tables and the kerai._job_* functions, in transactions, so a killed fetcher loses nothing.
+
+CREATE TABLE kerai.targets (
+    id             uuid PRIMARY KEY DEFAULT gen_random_uuid(),
+    name           text NOT NULL UNIQUE,
+    base_url       text NOT NULL,
+    config         jsonb NOT NULL DEFAULT '{}'::jsonb,
+    config_version integer NOT NULL DEFAULT 1,
+    is_active      boolean NOT NULL DEFAULT true,
+    created_at     timestamptz NOT NULL DEFAULT now(),
+    updated_at     timestamptz NOT NULL DEFAULT now(),
+    CONSTRAINT targets_name_is_a_word CHECK (name ~ '^[A-Za-z0-9][A-Za-z0-9_.-]*$'),
+    CONSTRAINT targets_base_url_is_http CHECK (base_url ~* '^https?://'),
+    CONSTRAINT targets_config_is_object CHECK (jsonb_typeof(config) = 'object')
+);
+COMMENT ON TABLE kerai.targets IS 'What to crawl: a base URL and its scrape config (seeds, domains, limits, politeness).';
+
+CREATE TABLE kerai.target_config_versions (
+    target_id  uuid NOT NULL REFERENCES kerai.targets (id) ON DELETE CASCADE,
+    version    integer NOT NULL,
+    base_url   text NOT NULL,
+    config     jsonb NOT NULL,
+    changed_by text NOT NULL DEFAULT current_user,
+    changed_at timestamptz NOT NULL DEFAULT now(),
+    PRIMARY KEY (target_id, version)
+);
+
+-- Create or change a target. A change of base URL or config makes a new config version.
+CREATE FUNCTION kerai.set_target(name text, base_url text, config jsonb DEFAULT '{}'::jsonb,
+                                 changed_by text DEFAULT current_user)
+RETURNS kerai.targets
+LANGUAGE plpgsql AS $$
+#variable_conflict use_variable
+DECLARE
+    t kerai.targets;
+BEGIN
+    IF config IS NULL OR jsonb_typeof(config) <> 'object' THEN
+        RAISE EXCEPTION 'config of target "%" must be a JSON object', name USING ERRCODE = '22023';
+    END IF;
+    IF base_url IS NULL OR base_url !~* '^https?://[^/\s]+' THEN
+        RAISE EXCEPTION 'base URL "%" of target "%" is not an http(s) URL', base_url, name USING ERRCODE = '22023',
+            HINT = 'for example https://intranet.example.com/';
+    END IF;
+    SELECT * INTO t FROM kerai.targets tg WHERE tg.name = name FOR UPDATE;
+    IF NOT FOUND THEN
+        INSERT INTO kerai.targets (name, base_url, config) VALUES (name, base_url, config) RETURNING * INTO t;
+    ELSIF t.config IS DISTINCT FROM config OR t.base_url IS DISTINCT FROM base_url THEN
+        UPDATE kerai.targets tg SET base_url = base_url, config = config, config_version = tg.config_version + 1,
+               updated_at = now()
+         WHERE tg.id = t.id RETURNING * INTO t;
+    ELSE
+        RETURN t;
+    END IF;
+    INSERT INTO kerai.target_config_versions (target_id, version, base_url, config, changed_by)
+    VALUES (t.id, t.config_version, t.base_url, t.config, coalesce(changed_by, current_user));
+    RETURN t;
+END
+$$;
+
+CREATE FUNCTION kerai._target(target text) RETURNS kerai.targets
+LANGUAGE plpgsql STABLE AS $$
+DECLARE
+    t kerai.targets;
+BEGIN
+    SELECT * INTO t FROM kerai.targets tg WHERE tg.name = target OR tg.id::text = target;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'target "%" does not exist', target USING ERRCODE = '22023',
+            HINT = 'create it with `kerai config set ' || target || ' --base-url URL`, or list targets with SELECT name FROM kerai.targets';
+    END IF;
+    RETURN t;
+END
+$$;
+
+CREATE TABLE kerai.pages (
+    id               uuid PRIMARY KEY DEFAULT gen_random_uuid(),
+    target_id        uuid NOT NULL REFERENCES kerai.targets (id) ON DELETE CASCADE,
+    url              text NOT NULL,
+    url_hash         text NOT NULL,
+    first_seen_at    timestamptz NOT NULL DEFAULT now(),
+    last_seen_at     timestamptz NOT NULL DEFAULT now(),
+    last_scraped_at  timestamptz,
+    scrape_count     integer NOT NULL DEFAULT 0,
+    last_status      text CHECK (last_status IN ('new', 'updated', 'unchanged', 'failed')),
+    http_status      integer,
+    etag             text,
+    last_modified    text,
+    content_type     text,
+    source_type      text,
+    sitemap_lastmod  timestamptz,
+    changefreq       text,
+    priority         float8,
+    current_version  uuid,
+    last_error       text,
+    CONSTRAINT pages_one_per_url UNIQUE (target_id, url_hash)
+);
+COMMENT ON TABLE kerai.pages IS 'One row per normalised URL per target (url_hash = SHA-256 of the normalised URL).';
+
+CREATE TABLE kerai.scrape_jobs (
+    id             uuid PRIMARY KEY DEFAULT gen_random_uuid(),
+    target_id      uuid NOT NULL REFERENCES kerai.targets (id) ON DELETE CASCADE,
+    status         text NOT NULL DEFAULT 'PENDING'
+        CHECK (status IN ('PENDING', 'RUNNING', 'COMPLETED', 'FAILED', 'CANCELLED')),
+    mode           text NOT NULL DEFAULT 'incremental'
+        CHECK (mode IN ('incremental', 'full', 'since', 'url', 'retry', 'dry_run')),
+    options        jsonb NOT NULL DEFAULT '{}'::jsonb,
+    config_version integer NOT NULL,
+    config         jsonb NOT NULL,
+    launched_by    text NOT NULL DEFAULT current_user,
+    scheduled_at   timestamptz NOT NULL DEFAULT now(),
+    started_at     timestamptz,
+    finished_at    timestamptz,
+    worker         text,
+    lease_until    timestamptz,
+    heartbeat_at   timestamptz,
+    retry_count    integer NOT NULL DEFAULT 0,
+    max_retries    integer NOT NULL DEFAULT 3,
+    urls_enqueued  integer NOT NULL DEFAULT 0,
+    metrics        jsonb NOT NULL DEFAULT '{}'::jsonb,
+    error          text,
+    exit_code      integer
+);
+COMMENT ON TABLE kerai.scrape_jobs IS
+    'Crawl runs: PENDING -> RUNNING -> COMPLETED / FAILED / CANCELLED. Completion is final; a failed job '
+    'with retry_count < max_retries goes back to PENDING.';
+CREATE UNIQUE INDEX scrape_jobs_one_pending_per_target_idx ON kerai.scrape_jobs (target_id) WHERE status = 'PENDING';
+CREATE INDEX scrape_jobs_pending_idx ON kerai.scrape_jobs (scheduled_at) WHERE status = 'PENDING';
+CREATE INDEX scrape_jobs_target_idx ON kerai.scrape_jobs (target_id, scheduled_at DESC);
+
+CREATE TABLE kerai.page_versions (
+    id             uuid PRIMARY KEY DEFAULT gen_random_uuid(),
+    page_id        uuid NOT NULL REFERENCES kerai.pages (id) ON DELETE CASCADE,
+    job_id         uuid REFERENCES kerai.scrape_jobs (id) ON DELETE SET NULL,
+    content_hash   text NOT NULL,
+    raw_html       text,
+    raw_html_uri   text,
+    http_metadata  jsonb NOT NULL DEFAULT '{}'::jsonb,
+    source_type    text,
+    title          text,
+    language       text,
+    content_length integer,
+    metadata       jsonb NOT NULL DEFAULT '{}'::jsonb,
+    document_id    uuid REFERENCES kerai.nodes (id) ON DELETE SET NULL,
+    scraped_at     timestamptz NOT NULL DEFAULT now()
+);
+COMMENT ON TABLE kerai.page_versions IS
+    'A snapshot each time a page''s content changes: content_hash = SHA-256 of the normalised extracted text; '
+    'raw HTML (out of line above 1 MB, see raw_html_uri); the document it produced.';
+CREATE INDEX page_versions_page_idx ON kerai.page_versions (page_id, scraped_at DESC);
+CREATE INDEX page_versions_content_hash_idx ON kerai.page_versions (content_hash);
+ALTER TABLE kerai.pages ADD CONSTRAINT pages_current_version_fk
+    FOREIGN KEY (current_version) REFERENCES kerai.page_versions (id) ON DELETE SET NULL;
+
+-- The URLs of one job, leased to fetchers in batches.
+CREATE TABLE kerai.job_urls (
+    id             bigserial PRIMARY KEY,
+    job_id         uuid NOT NULL REFERENCES kerai.scrape_jobs (id) ON DELETE CASCADE,
+    url            text NOT NULL,
+    url_hash       text NOT NULL,
+    host           text NOT NULL,
+    depth          integer NOT NULL DEFAULT 0,
+    discovered_from text,
+    via            text NOT NULL DEFAULT 'seed' CHECK (via IN ('seed', 'sitemap', 'link', 'retry', 'redirect')),
+    sitemap        jsonb,
+    status         text NOT NULL DEFAULT 'pending'
+        CHECK (status IN ('pending', 'leased', 'done', 'failed', 'skipped')),
+    outcome        text CHECK (outcome IN ('new', 'updated', 'unchanged', 'failed', 'skipped')),
+    source_type    text,
+    leased_by      text,
+    lease_until    timestamptz,
+    attempts       integer NOT NULL DEFAULT 0,
+    error_kind     text,
+    error          text,
+    finished_at    timestamptz,
+    CONSTRAINT job_urls_once_per_job UNIQUE (job_id, url_hash)
+);
+CREATE INDEX job_urls_claim_idx ON kerai.job_urls (job_id, id) WHERE status IN ('pending', 'leased');
+
+CREATE TABLE kerai.job_logs (
+    id         bigserial PRIMARY KEY,
+    job_id     uuid REFERENCES kerai.scrape_jobs (id) ON DELETE CASCADE,
+    target_id  uuid REFERENCES kerai.targets (id) ON DELETE CASCADE,
+    level      text NOT NULL CHECK (level IN ('INFO', 'WARN', 'ERROR')),
+    event      text NOT NULL,
+    message    text NOT NULL,
+    url        text,
+    details    jsonb NOT NULL DEFAULT '{}'::jsonb,
+    created_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE INDEX job_logs_job_idx ON kerai.job_logs (job_id, id);
+CREATE INDEX job_logs_created_idx ON kerai.job_logs (created_at);
+COMMENT ON TABLE kerai.job_logs IS
+    'Structured logs per job and per item (INFO / WARN / ERROR). Events: CRAWL_STARTED, CRAWL_COMPLETED, '
+    'CRAWL_FAILED, PAGE_FETCHED, DOC_DOWNLOADED, ITEM_NEW, ITEM_UPDATED, ITEM_UNCHANGED, ITEM_FAILED, ... '
+    'No secrets or personal data: URLs are logged without userinfo or query strings that look like credentials.';
+
+CREATE FUNCTION kerai._job_log(job uuid, level text, event text, message text, url text DEFAULT NULL,
+                               details jsonb DEFAULT '{}'::jsonb) RETURNS void
+LANGUAGE sql AS $$
+    INSERT INTO kerai.job_logs (job_id, target_id, level, event, message, url, details)
+    SELECT job, j.target_id, upper(level), event, message, url, coalesce(details, '{}'::jsonb)
+      FROM kerai.scrape_jobs j WHERE j.id = job
+$$;
+
+-- ---------------------------------------------------------------- jobs
+
+-- Queue a crawl of `target`. At most one PENDING job per target: asking again returns it.
+-- When a job of the target is RUNNING, if_running = 'refuse' raises an error naming it and
+-- 'queue' queues this one behind it.
+CREATE FUNCTION kerai.enqueue_job(target text, mode text DEFAULT 'incremental', options jsonb DEFAULT '{}'::jsonb,
+                                  launched_by text DEFAULT current_user, if_running text DEFAULT 'queue')
+RETURNS uuid
+LANGUAGE plpgsql AS $$
+#variable_conflict use_variable
+DECLARE
+    t kerai.targets := kerai._target(target);
+    running uuid;
+    job uuid;
+BEGIN
+    IF if_running NOT IN ('refuse', 'queue') THEN
+        RAISE EXCEPTION 'if_running must be refuse or queue, not "%"', if_running USING ERRCODE = '22023';
+    END IF;
+    PERFORM 1 FROM kerai.targets WHERE id = t.id FOR UPDATE;
+    SELECT j.id INTO running FROM kerai.scrape_jobs j WHERE j.target_id = t.id AND j.status = 'RUNNING'
+     ORDER BY j.started_at LIMIT 1;
+    IF running IS NOT NULL AND if_running = 'refuse' THEN
+        RAISE EXCEPTION 'a crawl of target "%" is already running (job %)', t.name, running USING ERRCODE = '55006',
+            HINT = 'wait for it (kerai status), join it (kerai run --join), or queue another (kerai run --queue)';
+    END IF;
+    SELECT j.id INTO job FROM kerai.scrape_jobs j WHERE j.target_id = t.id AND j.status = 'PENDING';
+    IF job IS NOT NULL THEN
+        RETURN job;
+    END IF;
+    INSERT INTO kerai.scrape_jobs (target_id, mode, options, config_version, config, launched_by)
+    VALUES (t.id, mode, coalesce(options, '{}'::jsonb), t.config_version, t.config, coalesce(launched_by, current_user))
+    RETURNING id INTO job;
+    PERFORM pg_notify('kerai_jobs', jsonb_build_object('job', job, 'target', t.name)::text);
+    RETURN job;
+END
+$$;
+
+-- Take a job to run: a given one, else the oldest PENDING one (of a target when given), or a
+-- RUNNING one whose fetcher stopped renewing its lease (a crash): the caller resumes it.
+CREATE FUNCTION kerai._job_begin(worker text, job uuid DEFAULT NULL, target text DEFAULT NULL,
+                                 lease_seconds integer DEFAULT 60)
+RETURNS SETOF kerai.scrape_jobs
+LANGUAGE plpgsql AS $$
+#variable_conflict use_variable
+DECLARE
+    j kerai.scrape_jobs;
+    t uuid := CASE WHEN target IS NULL THEN NULL ELSE (kerai._target(target)).id END;
+BEGIN
+    SELECT * INTO j FROM kerai.scrape_jobs s
+     WHERE (job IS NULL OR s.id = job) AND (t IS NULL OR s.target_id = t)
+       AND ((s.status = 'PENDING' AND (s.scheduled_at <= now() OR s.id = job))
+            OR (s.status = 'RUNNING' AND (s.lease_until < now() OR s.id = job)))
+     ORDER BY (s.status = 'RUNNING') DESC, s.scheduled_at
+     LIMIT 1 FOR UPDATE SKIP LOCKED;
+    IF NOT FOUND THEN
+        RETURN;
+    END IF;
+    UPDATE kerai.scrape_jobs s SET status = 'RUNNING', worker = worker, started_at = coalesce(s.started_at, now()),
+           lease_until = now() + make_interval(secs => lease_seconds), heartbeat_at = now()
+     WHERE s.id = j.id RETURNING * INTO j;
+    IF j.started_at >= now() - interval '1 second' AND j.heartbeat_at = j.started_at THEN
+        PERFORM kerai._job_log(j.id, 'INFO', 'CRAWL_STARTED',
+            format('crawl of %s started (%s, config version %s, launched by %s)',
+                   (SELECT name FROM kerai.targets WHERE id = j.target_id), j.mode, j.config_version, j.launched_by),
+            NULL, jsonb_build_object('mode', j.mode, 'options', j.options, 'config_version', j.config_version,
+                                     'launched_by', j.launched_by, 'worker', worker));
+    ELSE
+        PERFORM kerai._job_log(j.id, 'WARN', 'CRAWL_RESUMED', format('worker %s resumed the job', worker));
+    END IF;
+    RETURN NEXT j;
+END
+$$;
+
+-- Keep a job's lease (and the leases of the URLs this worker holds) alive.
+CREATE FUNCTION kerai._job_heartbeat(job uuid, worker text, lease_seconds integer DEFAULT 60) RETURNS text
+LANGUAGE plpgsql AS $$
+#variable_conflict use_variable
+DECLARE
+    st text;
+BEGIN
+    UPDATE kerai.scrape_jobs s SET lease_until = now() + make_interval(secs => lease_seconds), heartbeat_at = now()
+     WHERE s.id = job AND s.status = 'RUNNING' RETURNING s.status INTO st;
+    UPDATE kerai.job_urls u SET lease_until = now() + make_interval(secs => lease_seconds)
+     WHERE u.job_id = job AND u.status = 'leased' AND u.leased_by = worker;
+    RETURN coalesce(st, (SELECT s.status FROM kerai.scrape_jobs s WHERE s.id = job));
+END
+$$;
+
+-- Add URLs to a job (seeds, sitemap entries, discovered links); at most max_pages per job.
+-- urls: [{url, url_hash, host, depth, discovered_from, via, sitemap}]. Returns how many were new.
+CREATE FUNCTION kerai._job_add_urls(job uuid, urls jsonb) RETURNS integer
+LANGUAGE plpgsql AS $$
+#variable_conflict use_variable
+DECLARE
+    j kerai.scrape_jobs;
+    room integer;
+    added integer;
+BEGIN
+    SELECT * INTO j FROM kerai.scrape_jobs s WHERE s.id = job FOR UPDATE;
+    room := coalesce((j.config->>'max_pages')::integer, 1000000) - j.urls_enqueued;
+    IF room <= 0 OR urls IS NULL OR jsonb_array_length(urls) = 0 THEN
+        RETURN 0;
+    END IF;
+    WITH ins AS (
+        INSERT INTO kerai.job_urls (job_id, url, url_hash, host, depth, discovered_from, via, sitemap)
+        SELECT job, u->>'url', u->>'url_hash', u->>'host', coalesce((u->>'depth')::integer, 0),
+               u->>'discovered_from', coalesce(u->>'via', 'link'), u->'sitemap'
+          FROM (SELECT u, min(ord) AS ord FROM jsonb_array_elements(urls) WITH ORDINALITY x(u, ord)
+                GROUP BY u) d
+         ORDER BY d.ord
+         LIMIT room
+        ON CONFLICT ON CONSTRAINT job_urls_once_per_job DO NOTHING
+        RETURNING 1
+    )
+    SELECT count(*) INTO added FROM ins;
+    UPDATE kerai.scrape_jobs s SET urls_enqueued = s.urls_enqueued + added WHERE s.id = job;
+    RETURN added;
+END
+$$;
+
+-- Lease up to `n` URLs of a job, taking hosts in turn (fair across hosts), lowest depth
+-- first; with what the last scrape of each page left (validators for conditional GET).
+CREATE FUNCTION kerai._job_claim_urls(job uuid, worker text, n integer DEFAULT 32, lease_seconds integer DEFAULT 120)
+RETURNS TABLE (id bigint, url text, url_hash text, host text, depth integer, via text, discovered_from text,
+               sitemap jsonb, attempts integer, etag text, last_modified text, last_scraped_at timestamptz,
+               last_status text, source_type text)
+LANGUAGE sql AS $$
+    WITH candidates AS (
+        SELECT u.id FROM kerai.job_urls u
+         WHERE u.job_id = job AND (u.status = 'pending' OR (u.status = 'leased' AND u.lease_until < now()))
+         ORDER BY u.depth, u.id
+         LIMIT greatest(n * 8, 256)
+    ), ranked AS (
+        SELECT u.id, row_number() OVER (PARTITION BY u.host ORDER BY u.depth, u.id) AS turn, u.depth
+          FROM kerai.job_urls u JOIN candidates c ON c.id = u.id
+    ), picked AS (
+        SELECT u.id FROM kerai.job_urls u JOIN ranked r ON r.id = u.id
+         ORDER BY r.turn, r.depth, u.id
+         LIMIT n
+           FOR UPDATE OF u SKIP LOCKED
+    ), claimed AS (
+        UPDATE kerai.job_urls u SET status = 'leased', leased_by = worker, attempts = u.attempts + 1,
+               lease_until = now() + make_interval(secs => lease_seconds)
+          FROM picked WHERE u.id = picked.id
+        RETURNING u.*
+    )
+    SELECT c.id, c.url, c.url_hash, c.host, c.depth, c.via, c.discovered_from, c.sitemap, c.attempts,
+           p.etag, p.last_modified, p.last_scraped_at, p.last_status, p.source_type
+      FROM claimed c
+      JOIN kerai.scrape_jobs j ON j.id = c.job_id
+      LEFT JOIN kerai.pages p ON p.target_id = j.target_id AND p.url_hash = c.url_hash
+     ORDER BY c.id
+$$;
+
+-- Record a batch of results from a fetcher. Each result:
+--   {url_id, outcome: fetched | not_modified | failed | skipped, final_url, http: {status, etag,
+--    last_modified, content_type, ...}, content_hash, raw_html, markdown, source_type, metadata,
+--    links: [...] (as for _job_add_urls), error: {kind, message}}
+-- A result for a URL whose lease this worker lost (it expired and another fetcher took it) is
+-- dropped, so a slow or killed fetcher never writes a page twice.
+CREATE FUNCTION kerai._job_record(job uuid, worker text, results jsonb) RETURNS jsonb
+LANGUAGE plpgsql AS $$
+#variable_conflict use_variable
+DECLARE
+    j kerai.scrape_jobs;
+    r jsonb;
+    u kerai.job_urls;
+    p_id uuid;
+    p_current uuid;
+    was_new boolean;
+    prev_hash text;
+    version uuid;
+    doc uuid;
+    outcome text;
+    st text;
+    meta jsonb;
+    counts jsonb := '{"new": 0, "updated": 0, "unchanged": 0, "failed": 0, "skipped": 0, "stale": 0, "links": 0}';
+BEGIN
+    SELECT * INTO j FROM kerai.scrape_jobs s WHERE s.id = job;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'scrape job % does not exist', job USING ERRCODE = '22023';
+    END IF;
+    FOR r IN SELECT jsonb_array_elements(results) LOOP
+        SELECT * INTO u FROM kerai.job_urls x WHERE x.id = (r->>'url_id')::bigint FOR UPDATE;
+        IF NOT FOUND OR u.job_id <> job OR u.status <> 'leased' OR u.leased_by IS DISTINCT FROM worker THEN
+            counts := jsonb_set(counts, '{stale}', to_jsonb((counts->>'stale')::integer + 1));
+            CONTINUE;
+        END IF;
+        st := r->>'outcome';
+        IF st = 'skipped' THEN
+            UPDATE kerai.job_urls x SET status = 'skipped', outcome = 'skipped', error_kind = r->'error'->>'kind',
+                   error = r->'error'->>'message', source_type = r->>'source_type', finished_at = now(), lease_until = NULL
+             WHERE x.id = u.id;
+            PERFORM kerai._job_log(job, 'WARN', 'ITEM_SKIPPED', coalesce(r->'error'->>'message', 'skipped: ' || u.url), u.url,
+                                   jsonb_strip_nulls(jsonb_build_object('kind', r->'error'->>'kind')));
+            counts := jsonb_set(counts, '{skipped}', to_jsonb((counts->>'skipped')::integer + 1));
+            CONTINUE;
+        END IF;
+
+        INSERT INTO kerai.pages AS pg (target_id, url, url_hash, last_seen_at, sitemap_lastmod, changefreq, priority)
+        VALUES (j.target_id, u.url, u.url_hash, now(),
+                CASE WHEN u.sitemap->>'lastmod' ~ '^\d{4}-' THEN (u.sitemap->>'lastmod')::timestamptz END,
+                u.sitemap->>'changefreq', (u.sitemap->>'priority')::float8)
+        ON CONFLICT ON CONSTRAINT pages_one_per_url DO UPDATE
+            SET last_seen_at = now(),
+                sitemap_lastmod = coalesce(EXCLUDED.sitemap_lastmod, pg.sitemap_lastmod),
+                changefreq = coalesce(EXCLUDED.changefreq, pg.changefreq),
+                priority = coalesce(EXCLUDED.priority, pg.priority)
+        RETURNING pg.id, pg.current_version, (pg.xmax = 0) INTO p_id, p_current, was_new;
+        -- (xmax = 0): the row was inserted just now. A page that never got a version is new too.
+        was_new := was_new OR p_current IS NULL;
+
+        IF st = 'failed' THEN
+            outcome := 'failed';
+            UPDATE kerai.pages x SET last_status = 'failed', last_error = r->'error'->>'message',
+                   http_status = coalesce((r->'http'->>'status')::integer, x.http_status),
+                   last_scraped_at = now(), scrape_count = x.scrape_count + 1
+             WHERE x.id = p_id;
+            PERFORM kerai._job_log(job, 'ERROR', 'ITEM_FAILED', coalesce(r->'error'->>'message', 'failed: ' || u.url), u.url,
+                                   jsonb_strip_nulls(jsonb_build_object('kind', r->'error'->>'kind',
+                                                                         'http_status', r->'http'->'status')));
+        ELSIF st = 'not_modified' THEN
+            outcome := 'unchanged';
+            UPDATE kerai.pages x SET last_status = 'unchanged', last_scraped_at = now(), scrape_count = x.scrape_count + 1,
+                   http_status = 304, last_error = NULL
+             WHERE x.id = p_id;
+        ELSIF st = 'fetched' THEN
+            SELECT v.content_hash INTO prev_hash FROM kerai.page_versions v WHERE v.id = p_current;
+            IF prev_hash IS NOT NULL AND prev_hash = r->>'content_hash' AND NOT coalesce((r->>'force')::boolean, false) THEN
+                outcome := 'unchanged';
+                UPDATE kerai.pages x SET last_status = 'unchanged', last_scraped_at = now(), scrape_count = x.scrape_count + 1,
+                       http_status = (r->'http'->>'status')::integer, etag = r->'http'->>'etag',
+                       last_modified = r->'http'->>'last_modified', last_error = NULL
+                 WHERE x.id = p_id;
+            ELSE
+                outcome := CASE WHEN was_new THEN 'new' ELSE 'updated' END;
+                version := gen_random_uuid();
+                meta := coalesce(r->'metadata', '{}'::jsonb) || jsonb_strip_nulls(jsonb_build_object(
+                    'source_url', coalesce(r->>'final_url', u.url),
+                    'parent_url', u.discovered_from,
+                    'source_type', r->>'source_type',
+                    'target', (SELECT name FROM kerai.targets WHERE id = j.target_id),
+                    'page_id', p_id,
+                    'page_version', version,
+                    'last_modified', r->'http'->>'last_modified',
+                    'crawl_timestamp', now(),
+                    'fetched_at', now()));
+                doc := NULL;
+                IF coalesce(btrim(r->>'markdown'), '') <> '' THEN
+                    doc := kerai.parse_markdown(r->>'markdown', meta);
+                END IF;
+                INSERT INTO kerai.page_versions (id, page_id, job_id, content_hash, raw_html, http_metadata, source_type,
+                                                 title, language, content_length, metadata, document_id)
+                VALUES (version, p_id, job, r->>'content_hash', r->>'raw_html', coalesce(r->'http', '{}'::jsonb),
+                        r->>'source_type', meta->>'title', meta->>'language', length(r->>'markdown'), meta, doc);
+                UPDATE kerai.pages x SET last_status = outcome, last_scraped_at = now(), scrape_count = x.scrape_count + 1,
+                       http_status = (r->'http'->>'status')::integer, etag = r->'http'->>'etag',
+                       last_modified = r->'http'->>'last_modified', content_type = r->'http'->>'content_type',
+                       source_type = r->>'source_type', current_version = version, last_error = NULL
+                 WHERE x.id = p_id;
+                PERFORM kerai._job_log(job, 'INFO',
+                    CASE WHEN coalesce(r->>'source_type', 'html') = 'html' THEN 'PAGE_FETCHED' ELSE 'DOC_DOWNLOADED' END,
+                    format('%s %s (%s bytes)', CASE WHEN coalesce(r->>'source_type', 'html') = 'html' THEN 'fetched' ELSE 'downloaded' END,
+                           u.url, coalesce(r->'http'->>'bytes', '?')),
+                    u.url, jsonb_strip_nulls(jsonb_build_object('http_status', r->'http'->'status',
+                           'source_type', r->>'source_type', 'elapsed_ms', r->'http'->'elapsed_ms')));
+            END IF;
+        ELSE
+            RAISE EXCEPTION 'result for % has unknown outcome "%"', u.url, st USING ERRCODE = '22023',
+                HINT = 'outcome is fetched, not_modified, failed or skipped';
+        END IF;
+
+        IF outcome <> 'failed' THEN
+            PERFORM kerai._job_log(job, 'INFO', 'ITEM_' || upper(outcome), outcome || ': ' || u.url, u.url,
+                                   jsonb_strip_nulls(jsonb_build_object('source_type', r->>'source_type', 'document', doc)));
+        END IF;
+        UPDATE kerai.job_urls x SET status = CASE WHEN outcome = 'failed' THEN 'failed' ELSE 'done' END,
+               outcome = outcome, source_type = coalesce(r->>'source_type', x.source_type),
+               error_kind = r->'error'->>'kind', error = r->'error'->>'message', finished_at = now(), lease_until = NULL
+         WHERE x.id = u.id;
+        counts := jsonb_set(counts, ARRAY[outcome], to_jsonb((counts->>outcome)::integer + 1));
+        IF jsonb_typeof(r->'links') = 'array' AND jsonb_array_length(r->'links') > 0 THEN
+            counts := jsonb_set(counts, '{links}',
+                                to_jsonb((counts->>'links')::integer + kerai._job_add_urls(job, r->'links')));
+        END IF;
+        doc := NULL;
+    END LOOP;
+    RETURN counts;
+END
+$$;
+
+-- Per-run metrics, computed from the job's URLs and logs.
+CREATE FUNCTION kerai.job_metrics(job uuid) RETURNS jsonb
+LANGUAGE sql STABLE AS $$
+    WITH u AS (SELECT * FROM kerai.job_urls WHERE job_id = job),
+    j AS (SELECT * FROM kerai.scrape_jobs WHERE id = job),
+    m AS (
+        SELECT count(*) FILTER (WHERE u.status IN ('done', 'failed')) AS items,
+               count(*) FILTER (WHERE u.status IN ('done', 'failed') AND coalesce(u.source_type, 'html') = 'html') AS pages,
+               count(*) FILTER (WHERE coalesce(u.source_type, 'html') <> 'html') AS docs_discovered,
+               count(*) FILTER (WHERE u.status = 'done' AND coalesce(u.source_type, 'html') <> 'html') AS docs_processed,
+               count(*) FILTER (WHERE u.outcome = 'new') AS new_count,
+               count(*) FILTER (WHERE u.outcome = 'updated') AS updated_count,
+               count(*) FILTER (WHERE u.outcome = 'unchanged') AS unchanged_count,
+               count(*) FILTER (WHERE u.outcome = 'failed') AS error_count,
+               count(*) FILTER (WHERE u.status = 'skipped') AS skipped_count,
+               count(*) FILTER (WHERE u.status IN ('pending', 'leased')) AS remaining
+          FROM u
+    ), per_type AS (
+        SELECT coalesce(jsonb_object_agg(t, c), '{}'::jsonb) AS subtotals FROM (
+            SELECT coalesce(source_type, 'unknown') AS t,
+                   jsonb_build_object('new', count(*) FILTER (WHERE outcome = 'new'),
+                                      'updated', count(*) FILTER (WHERE outcome = 'updated'),
+                                      'unchanged', count(*) FILTER (WHERE outcome = 'unchanged'),
+                                      'failed', count(*) FILTER (WHERE outcome = 'failed'),
+                                      'skipped', count(*) FILTER (WHERE outcome = 'skipped'),
+                                      'total', count(*)) AS c
+              FROM u WHERE u.status IN ('done', 'failed', 'skipped') GROUP BY 1) x
+    )
+    SELECT jsonb_build_object(
+        'duration_sec', round(extract(epoch FROM coalesce(j.finished_at, now()) - coalesce(j.started_at, now()))::numeric, 3),
+        'pages_crawled', m.pages, 'items_processed', m.items,
+        'docs_discovered', m.docs_discovered, 'docs_processed', m.docs_processed,
+        'new_count', m.new_count, 'updated_count', m.updated_count, 'unchanged_count', m.unchanged_count,
+        'error_count', m.error_count, 'skipped_count', m.skipped_count, 'remaining', m.remaining,
+        'warning_count', (SELECT count(*) FROM kerai.job_logs l WHERE l.job_id = job AND l.level = 'WARN'),
+        'throughput_items_per_min', CASE WHEN extract(epoch FROM coalesce(j.finished_at, now()) - j.started_at) > 0
+            THEN round((m.items * 60 / extract(epoch FROM coalesce(j.finished_at, now()) - j.started_at))::numeric, 1)
+            ELSE 0 END,
+        'subtotals', per_type.subtotals)
+    FROM m, j, per_type
+$$;
+
+-- Finish a job. status COMPLETED: exit code 0 without item errors, 1 with some. FAILED:
+-- retried (back to PENDING) while retry_count < max_retries, else final with exit code 2.
+-- URLs left unfetched (max_runtime, cancellation) are marked skipped.
+CREATE FUNCTION kerai._job_finish(job uuid, worker text, status text, error text DEFAULT NULL) RETURNS kerai.scrape_jobs
+LANGUAGE plpgsql AS $$
+#variable_conflict use_variable
+DECLARE
+    j kerai.scrape_jobs;
+    m jsonb;
+    code integer;
+BEGIN
+    SELECT * INTO j FROM kerai.scrape_jobs s WHERE s.id = job FOR UPDATE;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'scrape job % does not exist', job USING ERRCODE = '22023';
+    END IF;
+    IF j.status IN ('COMPLETED', 'FAILED', 'CANCELLED') THEN
+        RETURN j;
+    END IF;
+    IF status NOT IN ('COMPLETED', 'FAILED') THEN
+        RAISE EXCEPTION 'a job finishes COMPLETED or FAILED, not %', status USING ERRCODE = '22023';
+    END IF;
+    -- Another fetcher joined the job and still works on it: the last one out finishes it.
+    IF status = 'COMPLETED' AND EXISTS (SELECT 1 FROM kerai.job_urls u WHERE u.job_id = job AND u.status = 'leased'
+                                          AND u.leased_by IS DISTINCT FROM worker AND u.lease_until > now()) THEN
+        RETURN j;
+    END IF;
+    UPDATE kerai.job_urls u SET status = 'skipped', outcome = 'skipped', error_kind = 'not_reached',
+           error = coalesce(error, 'not reached before the job ended'), lease_until = NULL, finished_at = now()
+     WHERE u.job_id = job AND u.status IN ('pending', 'leased');
+    IF status = 'FAILED' AND j.retry_count + 1 < j.max_retries
+       AND NOT EXISTS (SELECT 1 FROM kerai.scrape_jobs o WHERE o.target_id = j.target_id AND o.status = 'PENDING') THEN
+        UPDATE kerai.scrape_jobs s SET status = 'PENDING', retry_count = s.retry_count + 1, worker = NULL,
+               lease_until = NULL, error = error, scheduled_at = now() + make_interval(secs => 30 * power(2, s.retry_count))
+         WHERE s.id = job RETURNING * INTO j;
+        PERFORM kerai._job_log(job, 'WARN', 'CRAWL_RETRY', format('crawl failed (%s); retry %s of %s queued',
+                               error, j.retry_count, j.max_retries));
+        RETURN j;
+    END IF;
+    UPDATE kerai.scrape_jobs s SET finished_at = now() WHERE s.id = job;
+    m := kerai.job_metrics(job);
+    code := CASE WHEN status = 'FAILED' THEN 2 WHEN (m->>'error_count')::integer > 0 THEN 1 ELSE 0 END;
+    UPDATE kerai.scrape_jobs s SET status = status, metrics = m, error = error, exit_code = code, lease_until = NULL
+     WHERE s.id = job RETURNING * INTO j;
+    PERFORM kerai._job_log(job, CASE WHEN status = 'FAILED' THEN 'ERROR' WHEN code = 1 THEN 'WARN' ELSE 'INFO' END,
+        CASE WHEN status = 'FAILED' THEN 'CRAWL_FAILED' ELSE 'CRAWL_COMPLETED' END,
+        CASE WHEN status = 'FAILED' THEN 'crawl failed: ' || coalesce(error, 'unknown error')
+             ELSE format('crawl completed: %s new, %s updated, %s unchanged, %s failed in %s s',
+                         m->>'new_count', m->>'updated_count', m->>'unchanged_count', m->>'error_count', m->>'duration_sec') END,
+        NULL, m);
+    PERFORM pg_notify('kerai_jobs', jsonb_build_object('job', job, 'status', status)::text);
+    RETURN j;
+END
+$$;
+
+CREATE FUNCTION kerai.cancel_job(job uuid) RETURNS text
+LANGUAGE plpgsql AS $$
+#variable_conflict use_variable
+DECLARE
+    st text;
+BEGIN
+    UPDATE kerai.scrape_jobs s SET status = 'CANCELLED', finished_at = now(), lease_until = NULL
+     WHERE s.id = job AND s.status IN ('PENDING', 'RUNNING') RETURNING s.status INTO st;
+    IF st IS NULL THEN
+        SELECT s.status INTO st FROM kerai.scrape_jobs s WHERE s.id = job;
+        IF st IS NULL THEN
+            RAISE EXCEPTION 'scrape job % does not exist', job USING ERRCODE = '22023';
+        END IF;
+        RETURN st;
+    END IF;
+    UPDATE kerai.job_urls u SET status = 'skipped', outcome = 'skipped', error_kind = 'cancelled',
+           error = 'job cancelled', lease_until = NULL
+     WHERE u.job_id = job AND u.status IN ('pending', 'leased');
+    PERFORM kerai._job_log(job, 'WARN', 'CRAWL_CANCELLED', 'crawl cancelled');
+    RETURN st;
+END
+$$;
+
+-- A finished job never changes status again.
+CREATE FUNCTION kerai._jobs_finish_is_final() RETURNS trigger
+LANGUAGE plpgsql AS $$
+BEGIN
+    RAISE EXCEPTION 'scrape job % is % and cannot become %', OLD.id, OLD.status, NEW.status USING ERRCODE = '55000',
+        HINT = 'completion is final; queue a new job with kerai.enqueue_job';
+END
+$$;
+CREATE TRIGGER scrape_jobs_finish_is_final BEFORE UPDATE OF status ON kerai.scrape_jobs
+    FOR EACH ROW WHEN (OLD.status IN ('COMPLETED', 'FAILED', 'CANCELLED') AND NEW.status IS DISTINCT FROM OLD.status)
+    EXECUTE FUNCTION kerai._jobs_finish_is_final();
+
+CREATE VIEW kerai.job_summary AS
+SELECT j.id AS job_id, t.name AS target, j.status, j.mode, j.config_version, j.launched_by,
+       j.scheduled_at, j.started_at, j.finished_at, j.exit_code, j.error,
+       CASE WHEN j.status IN ('COMPLETED', 'FAILED', 'CANCELLED') THEN j.metrics ELSE kerai.job_metrics(j.id) END AS metrics
+  FROM kerai.scrape_jobs j JOIN kerai.targets t ON t.id = j.target_id;
