@@ -1,0 +1,4 @@
+//! Pure crawl primitives for kerai's fetcher: the fetcher does the HTTP, these modules make the
+//! decisions (robots.txt, sitemaps, URL normalisation, charset and content sniffing, cron).
+
+pub mod robots;
