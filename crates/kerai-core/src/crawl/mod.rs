@@ -2,3 +2,4 @@
 //! decisions (robots.txt, sitemaps, URL normalisation, charset and content sniffing, cron).
 
 pub mod robots;
+pub mod sitemap;
