@@ -3,3 +3,4 @@
 
 pub mod robots;
 pub mod sitemap;
+pub mod url_norm;
