@@ -2,6 +2,7 @@
 //! decisions (robots.txt, sitemaps, URL normalisation, charset and content sniffing, cron).
 
 pub mod charset;
+pub mod cron;
 pub mod robots;
 pub mod sitemap;
 pub mod sniff;
