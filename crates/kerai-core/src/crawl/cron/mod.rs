@@ -57,7 +57,11 @@ pub fn parse(expr: &str) -> Result<Schedule, String> {
         return Err(err(expr, "it is empty"));
     }
     if text.len() > 1000 {
-        return Err(err(&text[..40], "it is longer than 1000 characters"));
+        let start: String = text.chars().take(40).collect();
+        return Err(err(
+            &format!("{start}…"),
+            "it is longer than 1000 characters",
+        ));
     }
     if let Some(secs) = parse_seconds(text) {
         return match secs {
