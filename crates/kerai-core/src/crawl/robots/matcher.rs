@@ -6,34 +6,48 @@ use super::lines::{Directive, KeyKind};
 /// Whether `path` (already in path-params-query form, starting with `/`) matches a robots.txt
 /// `pattern`: `*` matches any sequence, a trailing `$` anchors the end, everything else is
 /// literal and case-sensitive, and a pattern matches any path it is a prefix of.
+///
+/// Same result as google/robotstxt's position-set algorithm, without allocating: literal
+/// patterns are a prefix (or, anchored, an equality) test, the rest a greedy wildcard match
+/// that backtracks to the last `*`.
 pub fn pattern_matches(path: &[u8], pattern: &[u8]) -> bool {
-    let pathlen = path.len();
-    // pos[..numpos] are the sorted path offsets that can follow the pattern prefix seen so far.
-    let mut pos: Vec<usize> = Vec::with_capacity(pathlen + 1);
-    pos.push(0);
-    for (k, &pat) in pattern.iter().enumerate() {
-        if pat == b'$' && k + 1 == pattern.len() {
-            return pos.last() == Some(&pathlen);
-        }
-        if pat == b'*' {
-            let first = pos[0];
-            pos.clear();
-            pos.extend(first..=pathlen);
+    let (pat, anchored) = match pattern.split_last() {
+        Some((b'$', rest)) => (rest, true),
+        _ => (pattern, false),
+    };
+    if !pat.contains(&b'*') {
+        return if anchored {
+            path == pat
         } else {
-            pos.retain_mut(|p| {
-                if *p < pathlen && path[*p] == pat {
-                    *p += 1;
-                    true
-                } else {
-                    false
-                }
-            });
-            if pos.is_empty() {
-                return false;
+            path.starts_with(pat)
+        };
+    }
+    let (mut p, mut t) = (0usize, 0usize);
+    let mut star: Option<(usize, usize)> = None;
+    loop {
+        if p == pat.len() {
+            if !anchored || t == path.len() {
+                return true;
             }
+        } else if pat[p] == b'*' {
+            star = Some((p, t));
+            p += 1;
+            continue;
+        } else if t < path.len() && pat[p] == path[t] {
+            p += 1;
+            t += 1;
+            continue;
+        }
+        // Mismatch: let the last `*` swallow one more byte, if there is one left.
+        match star {
+            Some((sp, st)) if st < path.len() => {
+                star = Some((sp, st + 1));
+                p = sp + 1;
+                t = st + 1;
+            }
+            _ => return false,
         }
     }
-    true
 }
 
 /// Best (longest) match priority for a rule class, -1 when nothing matched.
@@ -179,6 +193,56 @@ pub(crate) fn is_allowed(directives: &[Directive], agent: &[u8], path: &[u8]) ->
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// google/robotstxt's `Matches`, transcribed literally, as the reference.
+    fn reference_matches(path: &[u8], pattern: &[u8]) -> bool {
+        let pathlen = path.len();
+        let mut pos: Vec<usize> = vec![0];
+        for (k, &pat) in pattern.iter().enumerate() {
+            if pat == b'$' && k + 1 == pattern.len() {
+                return pos.last() == Some(&pathlen);
+            }
+            if pat == b'*' {
+                let first = pos[0];
+                pos = (first..=pathlen).collect();
+            } else {
+                pos = pos
+                    .iter()
+                    .filter(|&&p| p < pathlen && path[p] == pat)
+                    .map(|p| p + 1)
+                    .collect();
+                if pos.is_empty() {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    #[test]
+    fn agrees_with_googles_algorithm() {
+        let alphabet = b"ab/*$";
+        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut next = move |n: usize| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x % n as u64) as usize
+        };
+        for _ in 0..200_000 {
+            let pat: Vec<u8> = (0..next(7))
+                .map(|_| alphabet[next(alphabet.len())])
+                .collect();
+            let path: Vec<u8> = (0..next(9)).map(|_| alphabet[next(3)]).collect();
+            assert_eq!(
+                pattern_matches(&path, &pat),
+                reference_matches(&path, &pat),
+                "{:?} {:?}",
+                String::from_utf8_lossy(&path),
+                String::from_utf8_lossy(&pat)
+            );
+        }
+    }
 
     #[test]
     fn wildcards_and_anchors() {

@@ -56,8 +56,8 @@ struct FeedEntry {
 
 struct Parser<'l> {
     root: Option<Root>,
-    /// Local names of the open elements, lower-cased.
-    stack: Vec<String>,
+    /// Local names of the open elements, as interned lower-case names ("" when unknown).
+    stack: Vec<&'static str>,
     text: String,
     url: Option<UrlEntry>,
     image: Option<Image>,
@@ -109,16 +109,17 @@ pub fn parse(text: &str, limits: &Limits, notes: &mut ParseNotes) -> SitemapKind
         };
         match event {
             Event::Start(e) | Event::Empty(e) if p.root.is_none() => {
-                let name = local_name(&e);
-                p.root = Some(match name.as_str() {
+                let name = intern(e.local_name().as_ref());
+                p.root = Some(match name {
                     "urlset" => Root::Urlset,
                     "sitemapindex" => Root::Index,
                     "rss" | "rdf" => Root::Rss,
                     "feed" => Root::Atom,
                     _ => {
+                        let name = e.local_name().as_ref().to_string();
                         return SitemapKind::Invalid(format!(
                             "unsupported root element <{name}> (not a sitemap or feed)"
-                        ))
+                        ));
                     }
                 });
                 p.stack.push(name);
@@ -129,7 +130,7 @@ pub fn parse(text: &str, limits: &Limits, notes: &mut ParseNotes) -> SitemapKind
                 p.end();
             }
             Event::End(e) => {
-                let name = e.local_name().as_ref().to_ascii_lowercase();
+                let name = intern(e.local_name().as_ref());
                 // Close up to the matching open element; ignore a stray end tag.
                 if let Some(at) = p.stack.iter().rposition(|n| *n == name) {
                     while p.stack.len() > at {
@@ -179,8 +180,57 @@ pub fn parse(text: &str, limits: &Limits, notes: &mut ParseNotes) -> SitemapKind
     }
 }
 
-fn local_name(e: &BytesStart) -> String {
-    e.local_name().as_ref().to_ascii_lowercase()
+/// Every element name the parser looks at.
+const KNOWN_NAMES: &[&str] = &[
+    "urlset",
+    "sitemapindex",
+    "rss",
+    "rdf",
+    "feed",
+    "url",
+    "loc",
+    "lastmod",
+    "changefreq",
+    "priority",
+    "news",
+    "publication",
+    "name",
+    "language",
+    "publication_date",
+    "title",
+    "access",
+    "genres",
+    "keywords",
+    "stock_tickers",
+    "image",
+    "caption",
+    "geo_location",
+    "license",
+    "link",
+    "sitemap",
+    "item",
+    "entry",
+    "guid",
+    "description",
+    "summary",
+    "tagline",
+    "pubdate",
+    "published",
+    "issued",
+    "date",
+    "updated",
+    "modified",
+    "channel",
+];
+
+/// `name` as one of [`KNOWN_NAMES`] (ASCII case ignored), or "" for any other element; no
+/// allocation per element.
+fn intern(name: &str) -> &'static str {
+    KNOWN_NAMES
+        .iter()
+        .find(|k| k.eq_ignore_ascii_case(name))
+        .copied()
+        .unwrap_or("")
 }
 
 /// An attribute's value with predefined and character references resolved and any other
@@ -209,9 +259,9 @@ impl Parser<'_> {
     }
 
     fn start(&mut self, e: &BytesStart) {
-        let name = local_name(e);
-        let parent = self.stack.last().map(String::as_str).unwrap_or("");
-        match (self.root, name.as_str()) {
+        let name = intern(e.local_name().as_ref());
+        let parent = self.stack.last().copied().unwrap_or("");
+        match (self.root, name) {
             (Some(Root::Urlset), "url") if self.url.is_none() => {
                 self.url = Some(UrlEntry::default())
             }
@@ -254,14 +304,18 @@ impl Parser<'_> {
         let Some(name) = self.stack.pop() else {
             return;
         };
-        let parent = self.stack.last().cloned().unwrap_or_default();
+        let parent = self.stack.last().copied().unwrap_or("");
         let text = std::mem::take(&mut self.text);
         match self.root {
-            Some(Root::Urlset) => self.end_urlset(&name, &parent, &text),
-            Some(Root::Index) => self.end_index(&name, &parent, &text),
-            Some(Root::Rss) | Some(Root::Atom) => self.end_feed(&name, &parent, &text),
+            Some(Root::Urlset) => self.end_urlset(name, parent, &text),
+            Some(Root::Index) => self.end_index(name, parent, &text),
+            Some(Root::Rss) | Some(Root::Atom) => self.end_feed(name, parent, &text),
             None => {}
         }
+        // Keep the buffer's allocation for the next element.
+        let mut text = text;
+        text.clear();
+        self.text = text;
     }
 
     fn end_urlset(&mut self, name: &str, parent: &str, text: &str) {
