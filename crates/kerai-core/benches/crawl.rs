@@ -239,6 +239,9 @@ fn url_bench(min: Duration) {
     row("url normalize", "10 000 URLs", t, "Url::parse", t_parse);
 }
 
+/// A named benchmark.
+type Bench = (&'static str, fn(Duration));
+
 fn main() {
     let min = Duration::from_millis(
         std::env::var("KERAI_BENCH_MS")
@@ -251,7 +254,7 @@ fn main() {
         .skip(1)
         .filter(|a| !a.starts_with("--"))
         .collect();
-    let benches: [(&str, fn(Duration)); 4] = [
+    let benches: [Bench; 4] = [
         ("robots", robots_bench),
         ("sitemap", sitemap_bench),
         ("charset", charset_bench),
