@@ -53,7 +53,8 @@ impl Robots {
     }
 
     /// Whether `user_agent` may fetch `url`. `user_agent` is the product token to match
-    /// (e.g. `kerai`, compared case-insensitively with each group's token); `url` should be
+    /// (e.g. `kerai`, compared case-insensitively with each group's token; see
+    /// [`product_token`] to get it from a full User-Agent header); `url` should be
     /// percent-encoded already (`/caf%C3%A9`, not `/café`).
     pub fn is_allowed(&self, user_agent: &str, url: &str) -> bool {
         let path = path_params_query(url);
@@ -136,6 +137,14 @@ pub fn is_valid_user_agent_to_obey(user_agent: &str) -> bool {
         && matcher::extract_user_agent(user_agent.as_bytes()).len() == user_agent.len()
 }
 
+/// The product token of a full User-Agent header (`kerai/0.1 (+https://…)` -> `kerai`): its
+/// leading run of `[A-Za-z_-]`. Robots rules are matched against this token, not the header.
+pub fn product_token(user_agent: &str) -> &str {
+    let token = matcher::extract_user_agent(user_agent.trim_start().as_bytes());
+    // The token is ASCII, so this slice is on a character boundary.
+    &user_agent.trim_start()[..token.len()]
+}
+
 /// One-shot check: parses `robots_txt` and asks whether `user_agent` may fetch `url`
 /// (exposed in SQL as `kerai.robots_allowed(robots_txt, user_agent, url)`).
 pub fn allowed(robots_txt: &str, user_agent: &str, url: &str) -> bool {
@@ -165,6 +174,18 @@ mod tests {
     fn sitemaps_are_listed_in_order() {
         let r = Robots::parse(b"Sitemap: /a.xml\nUser-agent: *\nsite-map: http://h/b.xml\n");
         assert_eq!(r.sitemaps(), vec!["/a.xml", "http://h/b.xml"]);
+    }
+
+    #[test]
+    fn product_tokens() {
+        assert_eq!(
+            product_token("kerai/0.1 (+https://example.org/bot)"),
+            "kerai"
+        );
+        assert_eq!(product_token(" Googlebot-Image/1.0"), "Googlebot-Image");
+        assert_eq!(product_token("ツ"), "");
+        let r = Robots::parse(b"User-agent: kerai\nDisallow: /\n");
+        assert!(!r.is_allowed(product_token("kerai/0.1"), "http://h/x"));
     }
 
     #[test]
