@@ -76,10 +76,6 @@ impl Inline {
         self.plain.push_str(s);
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.markdown.trim().is_empty()
-    }
-
     /// Take the rendered text, trimmed, and reset.
     pub fn take(&mut self) -> (String, String) {
         let md = self.markdown.trim().to_string();
