@@ -48,7 +48,7 @@ fi
 
 if wants regress || wants e2e; then
   say "── installing the extension and starting the test cluster (port ${port})"
-  if scripts/install.sh >"${logdir}/install.log" 2>&1 && scripts/cluster.sh fresh test "$port" kerai_regress >>"${logdir}/install.log" 2>&1; then
+  if scripts/install.sh >"${logdir}/install.log" 2>&1 && scripts/cluster.sh fresh test "$port" kerai_cron >>"${logdir}/install.log" 2>&1; then
     cluster_ok=1
   else
     tail -n 30 "${logdir}/install.log" | sed 's/^/    | /'

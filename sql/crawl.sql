@@ -443,6 +443,11 @@ BEGIN
             HINT = 'CREATE EXTENSION pg_cron; it needs shared_preload_libraries = ''pg_cron'' and cron.database_name = '''
                    || current_database() || '''';
     END IF;
+    IF expr LIKE '% seconds' AND string_to_array((SELECT extversion FROM pg_extension WHERE extname = 'pg_cron'), '.')::int[]
+                                   < ARRAY[1, 5] THEN
+        RAISE EXCEPTION 'pg_cron % cannot schedule every %', (SELECT extversion FROM pg_extension WHERE extname = 'pg_cron'), expr
+            USING ERRCODE = '22023', HINT = 'pg_cron 1.5 or later schedules in seconds; use whole minutes, e.g. ''1 minute''';
+    END IF;
     RETURN cron.schedule('kerai_crawl', expr, 'SELECT kerai.crawl_cycle()');
 END
 $$;

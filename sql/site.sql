@@ -485,6 +485,10 @@ BEGIN
                error_kind = r->'error'->>'kind', error = r->'error'->>'message', finished_at = now(), lease_until = NULL
          WHERE x.id = u.id;
         counts := jsonb_set(counts, ARRAY[outcome], to_jsonb((counts->>outcome)::integer + 1));
+        IF jsonb_typeof(r->'logs') = 'array' THEN
+            PERFORM kerai._job_log(job, l->>'level', l->>'event', l->>'message', l->>'url')
+               FROM jsonb_array_elements(r->'logs') l;
+        END IF;
         IF jsonb_typeof(r->'links') = 'array' AND jsonb_array_length(r->'links') > 0 THEN
             counts := jsonb_set(counts, '{links}',
                                 to_jsonb((counts->>'links')::integer + kerai._job_add_urls(job, r->'links')));

@@ -16,6 +16,7 @@ pub struct TestDb {
     pub name: String,
     pub url: String,
     admin_url: String,
+    keep: bool,
 }
 
 impl TestDb {
@@ -46,6 +47,22 @@ impl TestDb {
         db
     }
 
+    /// A database that outlives the test (made when missing, never dropped): for pg_cron,
+    /// which works in the one database named by cron.database_name.
+    pub fn existing(name: &str) -> TestDb {
+        let admin_url = admin_url();
+        let mut admin = Client::connect(&admin_url, NoTls).expect("connect to the test cluster");
+        let exists = admin.query_opt("SELECT 1 FROM pg_database WHERE datname = $1", &[&name]).unwrap().is_some();
+        if !exists {
+            admin.batch_execute(&format!("CREATE DATABASE {name}")).unwrap();
+        }
+        let url = match admin_url.rsplit_once('/') {
+            Some((base, _)) => format!("{base}/{name}"),
+            None => panic!("KERAI_TEST_DATABASE_URL must end in /DATABASE"),
+        };
+        TestDb { name: name.to_string(), url, admin_url, keep: true }
+    }
+
     pub fn client(&self) -> Client {
         Client::connect(&self.url, NoTls).expect("connect to the test database")
     }
@@ -61,7 +78,7 @@ impl TestDb {
 
 impl Drop for TestDb {
     fn drop(&mut self) {
-        if std::env::var("KERAI_KEEP_TEST_DBS").is_ok() {
+        if self.keep || std::env::var("KERAI_KEEP_TEST_DBS").is_ok() {
             return;
         }
         if let Ok(mut admin) = Client::connect(&self.admin_url, NoTls) {

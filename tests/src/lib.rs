@@ -2,12 +2,18 @@
 //!
 //! `make test` starts a test cluster with the extension installed and sets
 //! `KERAI_TEST_DATABASE_URL` (a maintenance database on it) and `KERAI_BIN` (the `kerai` CLI).
-//! Each test makes its own database with [`TestDb::new`] and drops it at the end.
+//! Each test makes its own database with [`TestDb::new`] and drops it at the end, and serves
+//! its own fixture sites on 127.0.0.1 with [`Site`].
 
 pub mod db;
 pub mod run;
 pub mod site;
 
 pub use db::TestDb;
-pub use run::{kerai, Output};
-pub use site::Site;
+pub use run::{kerai, kerai_env, spawn, wait, Output};
+pub use site::{Behavior, Site};
+
+/// The repository root (for examples/ and fixtures).
+pub fn repo_root() -> std::path::PathBuf {
+    std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
+}

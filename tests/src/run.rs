@@ -1,12 +1,20 @@
 //! Running the `kerai` CLI as a separate process.
 
 use std::path::PathBuf;
-use std::process::Command;
+use std::process::{Child, Command, Stdio};
 
+#[derive(Debug)]
 pub struct Output {
     pub code: i32,
     pub stdout: String,
     pub stderr: String,
+}
+
+impl Output {
+    /// stdout parsed as JSON (for `--format json`).
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::from_str(&self.stdout).unwrap_or_else(|e| panic!("stdout is not JSON ({e}):\n{}\nstderr:\n{}", self.stdout, self.stderr))
+    }
 }
 
 /// The `kerai` binary `make test` built (`KERAI_BIN`), or target/debug/kerai.
@@ -16,18 +24,42 @@ pub fn bin() -> PathBuf {
         .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/debug/kerai"))
 }
 
+pub fn command(database_url: &str, args: &[&str], env: &[(&str, &str)]) -> Command {
+    let mut c = Command::new(bin());
+    c.args(args).env("DATABASE_URL", database_url).env("KERAI_LAUNCHED_BY", "e2e");
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    c
+}
+
 /// Run `kerai ARGS…` against `database_url` and wait for it.
 pub fn kerai(database_url: &str, args: &[&str]) -> Output {
-    let out = Command::new(bin())
-        .args(args)
-        .env("DATABASE_URL", database_url)
+    kerai_env(database_url, args, &[])
+}
+
+pub fn kerai_env(database_url: &str, args: &[&str], env: &[(&str, &str)]) -> Output {
+    let out = command(database_url, args, env)
         .output()
-        .unwrap_or_else(|e| {
-            panic!(
-                "cannot run {}: {e}; build it with `cargo build -p kerai-fetch`",
-                bin().display()
-            )
-        });
+        .unwrap_or_else(|e| panic!("cannot run {}: {e}; build it with `cargo build -p kerai-fetch`", bin().display()));
+    Output {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+/// Start `kerai ARGS…` without waiting (to kill it, or run two at once).
+pub fn spawn(database_url: &str, args: &[&str], env: &[(&str, &str)]) -> Child {
+    command(database_url, args, env)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot run {}: {e}", bin().display()))
+}
+
+pub fn wait(child: Child) -> Output {
+    let out = child.wait_with_output().expect("wait for kerai");
     Output {
         code: out.status.code().unwrap_or(-1),
         stdout: String::from_utf8_lossy(&out.stdout).into_owned(),

@@ -2,7 +2,7 @@
 
 use crate::commands;
 use crate::db;
-use crate::exit::{Code, Failure};
+use crate::exit::Code;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
@@ -146,6 +146,9 @@ pub struct RunArgs {
     /// Plain progress lines even on a terminal.
     #[arg(long)]
     pub no_progress: bool,
+    /// The final report as a table or as JSON.
+    #[arg(long, value_enum, default_value = "table")]
+    pub format: Format,
 }
 
 #[derive(Args, Debug)]

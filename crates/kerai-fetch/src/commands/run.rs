@@ -31,7 +31,7 @@ pub async fn run(url: &str, args: RunArgs) -> Result<Code, Failure> {
         ("incremental", json!({}))
     };
     let launched_by = args.launched_by.clone().unwrap_or_else(launched_by_default);
-    let flags = Flags { queue: args.queue, join: args.join, no_progress: args.no_progress, format: Format::Table };
+    let flags = Flags { queue: args.queue, join: args.join, no_progress: args.no_progress, format: args.format };
     execute(url, &client, &t, mode, options, &launched_by, &flags).await
 }
 

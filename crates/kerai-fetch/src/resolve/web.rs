@@ -3,7 +3,7 @@
 use super::{Ctx, Outcome};
 use crate::http::{Fetch, Request};
 use crate::site::process;
-use kerai_core::crawl::robots::{robots_policy_for_status, Robots, RobotsPolicy};
+use kerai_core::crawl::robots::{product_token, robots_policy_for_status, Robots, RobotsPolicy};
 use kerai_core::{ErrorKind, ResourceError};
 use serde_json::{json, Map, Value};
 
@@ -88,7 +88,7 @@ async fn robots_allow(url: &str, ctx: &Ctx<'_>) -> Result<(), ResourceError> {
         RobotsPolicy::AllowAll => Ok(()),
         RobotsPolicy::DisallowAll => Err(ResourceError::new(ErrorKind::Unreachable, url, format!("robots.txt unreachable (HTTP {status})"))),
         RobotsPolicy::Parse => {
-            if Robots::parse(body).is_allowed(&ctx.http.settings().user_agent, url) {
+            if Robots::parse(body).is_allowed(product_token(&ctx.http.settings().user_agent), url) {
                 Ok(())
             } else {
                 Err(ResourceError::new(ErrorKind::RobotsDisallowed, url, ""))

@@ -14,7 +14,7 @@ use crate::http::{Fetch, Http, HttpSettings, Method, Request};
 use crate::render::Renderer;
 use crate::target::TargetConfig;
 use chrono::{DateTime, Utc};
-use kerai_core::crawl::robots::{robots_policy_for_status, Robots, RobotsPolicy};
+use kerai_core::crawl::robots::{product_token, robots_policy_for_status, Robots, RobotsPolicy};
 use kerai_core::{ErrorKind, ResourceError};
 use serde_json::{json, Value};
 use std::collections::HashSet;
@@ -80,6 +80,8 @@ struct Shared {
     cfg: TargetConfig,
     mode: String,
     renderer: Option<Renderer>,
+    /// URLs followed per URL shape, to catch crawler traps.
+    shapes: std::sync::Mutex<std::collections::HashMap<String, u32>>,
 }
 
 pub fn http_settings(cfg: &TargetConfig) -> HttpSettings {
@@ -99,7 +101,14 @@ pub async fn run_job(database_url: &str, spec: &JobSpec, opts: &RunOptions) -> R
     let cfg = spec.config.clone();
     let http = Http::new(http_settings(&cfg)).map_err(Failure::critical)?;
     let renderer = if cfg.render { Some(Renderer::new(cfg.timeout, &cfg.user_agent)) } else { None };
-    let shared = Arc::new(Shared { scope: Scope::new(&cfg), http, cfg: cfg.clone(), mode: spec.mode.clone(), renderer });
+    let shared = Arc::new(Shared {
+        scope: Scope::new(&cfg),
+        http,
+        cfg: cfg.clone(),
+        mode: spec.mode.clone(),
+        renderer,
+        shapes: Default::default(),
+    });
     let recorder = Recorder::spawn(recorder_db, spec.id, opts.worker.clone());
     let mut progress = Progress::new(opts.no_progress, opts.quiet);
 
@@ -312,7 +321,7 @@ async fn handle(
                     recorder.send(failed_result(&item, &err, None)).await?;
                 }
             }
-            None => hosts.robots_ready(&host, robots, &shared.cfg.user_agent, now),
+            None => hosts.robots_ready(&host, robots, product_token(&shared.cfg.user_agent), now),
         },
         Done::Result { item, result, host_failure } => {
             *in_flight -= 1;
@@ -466,7 +475,7 @@ fn is_document_type(t: Option<&str>) -> bool {
 
 async fn fetch_item(shared: &Shared, item: Item, robots: Option<Arc<Robots>>) -> Done {
     let cfg = &shared.cfg;
-    let ua = cfg.user_agent.clone();
+    let ua = product_token(&cfg.user_agent).to_string();
     if let Some(r) = &robots {
         if !r.is_allowed(&ua, &item.url) {
             let err = ResourceError::new(ErrorKind::RobotsDisallowed, &item.url, "");
@@ -593,6 +602,7 @@ async fn fetch_item(shared: &Shared, item: Item, robots: Option<Arc<Robots>>) ->
 fn fetched_result(item: &Item, resp: &crate::http::Response, bytes: usize, p: Processed, shared: &Shared) -> Value {
     let cfg = &shared.cfg;
     let mut links: Vec<Value> = Vec::new();
+    let mut logs: Vec<Value> = Vec::new();
     let next_depth = item.depth as u32 + 1;
     if cfg.follow_links && next_depth <= cfg.max_depth && !p.links.is_empty() {
         let mut seen = HashSet::new();
@@ -601,7 +611,24 @@ fn fetched_result(item: &Item, resp: &crate::http::Response, bytes: usize, p: Pr
                 continue;
             }
             if let Ok(s) = shared.scope.check(&l.url, next_depth) {
-                if seen.insert(s.url_hash.clone()) {
+                if !seen.insert(s.url_hash.clone()) {
+                    continue;
+                }
+                let shape = url_shape(&s.url);
+                let n = {
+                    let mut shapes = shared.shapes.lock().unwrap_or_else(|e| e.into_inner());
+                    let n = shapes.entry(shape.clone()).or_insert(0);
+                    *n += 1;
+                    *n
+                };
+                if n > cfg.trap_limit {
+                    if n == cfg.trap_limit + 1 {
+                        logs.push(json!({"level": "WARN", "event": "CRAWLER_TRAP", "url": s.url,
+                            "message": format!("crawler trap: {} (more than {} URLs shaped {shape}; not followed)", s.url, cfg.trap_limit)}));
+                    }
+                    continue;
+                }
+                {
                     links.push(
                         NewUrl {
                             url: s.url,
@@ -634,7 +661,26 @@ fn fetched_result(item: &Item, resp: &crate::http::Response, bytes: usize, p: Pr
         "source_type": p.source_type,
         "metadata": p.metadata,
         "links": links,
+        "logs": logs,
     })
+}
+
+/// A URL with its digit runs masked: /calendar/2026/01?page=3 becomes /calendar/#/#?page=#.
+fn url_shape(url: &str) -> String {
+    let mut out = String::with_capacity(url.len());
+    let mut in_digits = false;
+    for c in url.chars() {
+        if c.is_ascii_digit() {
+            if !in_digits {
+                out.push('#');
+            }
+            in_digits = true;
+        } else {
+            out.push(c);
+            in_digits = false;
+        }
+    }
+    out
 }
 
 fn failed_result(item: &Item, error: &ResourceError, status: Option<u16>) -> Value {

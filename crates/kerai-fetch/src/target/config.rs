@@ -60,6 +60,9 @@ pub struct TargetConfig {
     pub retries: u32,
     /// Consecutive failures after which a host is suspended for the rest of the job.
     pub host_failure_limit: u32,
+    /// URLs of one shape (digits masked: /calendar/#/#) followed per job before the crawl
+    /// treats them as a crawler trap and stops following them.
+    pub trap_limit: u32,
     /// `keep`, `strip` or `add` the `www.` of hosts when normalising URLs.
     pub www: String,
     /// Query parameters dropped when normalising URLs (`utm_*` style prefixes allowed).
@@ -98,6 +101,7 @@ impl Default for TargetConfig {
             trust_sitemap_lastmod: true,
             retries: 3,
             host_failure_limit: 5,
+            trap_limit: 50,
             www: "keep".into(),
             tracking_params: ["utm_*", "gclid", "fbclid", "msclkid", "mc_cid", "mc_eid", "_ga", "yclid"]
                 .iter()
@@ -216,8 +220,7 @@ pub fn host_of(url: &str) -> Option<String> {
 
 /// `host` is one of `domains` or a subdomain of one.
 pub fn domain_allowed(host: &str, domains: &[String]) -> bool {
-    let host = host.trim_end_matches('.').to_ascii_lowercase();
-    domains.iter().any(|d| host == *d || host.ends_with(&format!(".{d}")))
+    !domains.is_empty() && kerai_core::crawl::url_norm::host_allowed(&format!("http://{host}/"), domains)
 }
 
 #[cfg(test)]
