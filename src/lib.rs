@@ -32,8 +32,9 @@ mod tests {
         )
         .expect("insert works");
         assert_eq!(n, Some(1));
-        let edges = Spi::get_one::<i64>("SELECT count(*) FROM kerai.edges WHERE relation = 'contains'")
-            .expect("count works");
+        let edges =
+            Spi::get_one::<i64>("SELECT count(*) FROM kerai.edges WHERE relation = 'contains'")
+                .expect("count works");
         assert_eq!(edges, Some(1));
     }
 }

@@ -25,14 +25,24 @@ impl TestDb {
         let n = COUNTER.fetch_add(1, Ordering::SeqCst);
         let name = format!("e2e_{label}_{}_{n}", std::process::id());
         let mut admin = Client::connect(&admin_url, NoTls).expect("connect to the test cluster");
-        admin.batch_execute(&format!("DROP DATABASE IF EXISTS {name}")).unwrap();
-        admin.batch_execute(&format!("CREATE DATABASE {name}")).unwrap();
+        admin
+            .batch_execute(&format!("DROP DATABASE IF EXISTS {name}"))
+            .unwrap();
+        admin
+            .batch_execute(&format!("CREATE DATABASE {name}"))
+            .unwrap();
         let url = match admin_url.rsplit_once('/') {
             Some((base, _)) => format!("{base}/{name}"),
             None => panic!("KERAI_TEST_DATABASE_URL must end in /DATABASE"),
         };
-        let db = TestDb { name, url, admin_url };
-        db.client().batch_execute("CREATE EXTENSION kerai CASCADE").expect("CREATE EXTENSION kerai CASCADE");
+        let db = TestDb {
+            name,
+            url,
+            admin_url,
+        };
+        db.client()
+            .batch_execute("CREATE EXTENSION kerai CASCADE")
+            .expect("CREATE EXTENSION kerai CASCADE");
         db
     }
 
@@ -42,7 +52,10 @@ impl TestDb {
 
     /// Run one query returning one value.
     pub fn one<T: for<'a> postgres::types::FromSql<'a>>(&self, sql: &str) -> T {
-        self.client().query_one(sql, &[]).unwrap_or_else(|e| panic!("{sql}: {e}")).get(0)
+        self.client()
+            .query_one(sql, &[])
+            .unwrap_or_else(|e| panic!("{sql}: {e}"))
+            .get(0)
     }
 }
 
@@ -52,7 +65,10 @@ impl Drop for TestDb {
             return;
         }
         if let Ok(mut admin) = Client::connect(&self.admin_url, NoTls) {
-            let _ = admin.batch_execute(&format!("DROP DATABASE IF EXISTS {} WITH (FORCE)", self.name));
+            let _ = admin.batch_execute(&format!(
+                "DROP DATABASE IF EXISTS {} WITH (FORCE)",
+                self.name
+            ));
         }
     }
 }

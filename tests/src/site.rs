@@ -31,11 +31,14 @@ impl Site {
             thread::spawn(move || {
                 for req in server.incoming_requests() {
                     let path = req.url().to_string();
-                    hits.lock().unwrap().push(format!("{} {}", req.method(), path));
+                    hits.lock()
+                        .unwrap()
+                        .push(format!("{} {}", req.method(), path));
                     let page = pages.lock().unwrap().get(&path).cloned();
                     let resp = match page {
                         Some(p) => {
-                            let mut r = tiny_http::Response::from_data(p.body).with_status_code(p.status);
+                            let mut r =
+                                tiny_http::Response::from_data(p.body).with_status_code(p.status);
                             r.add_header(header("Content-Type", &p.content_type));
                             for (k, v) in &p.headers {
                                 r.add_header(header(k, v));
@@ -48,7 +51,12 @@ impl Site {
                 }
             });
         }
-        Site { base: format!("http://127.0.0.1:{port}"), pages, hits, server }
+        Site {
+            base: format!("http://127.0.0.1:{port}"),
+            pages,
+            hits,
+            server,
+        }
     }
 
     pub fn url(&self, path: &str) -> String {
@@ -56,7 +64,15 @@ impl Site {
     }
 
     pub fn page(&self, path: &str, content_type: &str, body: impl Into<Vec<u8>>) {
-        self.put(path, Page { status: 200, content_type: content_type.into(), body: body.into(), headers: vec![] });
+        self.put(
+            path,
+            Page {
+                status: 200,
+                content_type: content_type.into(),
+                body: body.into(),
+                headers: vec![],
+            },
+        );
     }
 
     pub fn put(&self, path: &str, page: Page) {

@@ -9,13 +9,22 @@ fn cli_reads_the_installed_extension() {
     assert_eq!(version, env!("CARGO_PKG_VERSION"));
     let out = kerai(&db.url, &["status"]);
     assert_eq!(out.code, 0, "stderr: {}", out.stderr);
-    assert!(out.stdout.contains(&format!("kerai {version}")), "stdout: {}", out.stdout);
+    assert!(
+        out.stdout.contains(&format!("kerai {version}")),
+        "stdout: {}",
+        out.stdout
+    );
 }
 
 #[test]
 fn cli_names_an_unreachable_database_and_exits_2() {
     let out = kerai("postgresql://postgres@127.0.0.1:1/nowhere", &["status"]);
     assert_eq!(out.code, 2);
-    assert!(out.stderr.contains("cannot connect to the database postgresql://postgres@127.0.0.1:1/nowhere"), "{}", out.stderr);
+    assert!(
+        out.stderr
+            .contains("cannot connect to the database postgresql://postgres@127.0.0.1:1/nowhere"),
+        "{}",
+        out.stderr
+    );
     assert!(out.stderr.contains("hint:"), "{}", out.stderr);
 }

@@ -4,8 +4,10 @@
 //! are tested with plain `cargo test` and shared by the extension (`kerai`) and the fetcher
 //! (`kerai-fetch`).
 
+pub mod convert;
 pub mod error;
 pub mod shared_data;
+pub mod tokens;
 
 pub use error::{ErrorKind, ResourceError};
 

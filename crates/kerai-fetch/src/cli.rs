@@ -5,7 +5,11 @@ use crate::exit::{Code, Failure};
 use clap::{Parser, Subcommand};
 
 #[derive(Parser, Debug)]
-#[command(name = "kerai", version, about = "Build and keep a knowledge corpus inside Postgres")]
+#[command(
+    name = "kerai",
+    version,
+    about = "Build and keep a knowledge corpus inside Postgres"
+)]
 pub struct Cli {
     /// Postgres connection string (default: the demo cluster of `make demo`).
     #[arg(long, env = "DATABASE_URL", global = true)]

@@ -11,8 +11,11 @@ pub fn default_url() -> String {
 
 pub async fn connect(url: &str) -> Result<Client, Failure> {
     let (client, connection) = tokio_postgres::connect(url, NoTls).await.map_err(|e| {
-        Failure::critical(format!("cannot connect to the database {}: {e}", redact(url)))
-            .with_hint("start it with `make demo`, or pass --database-url / set DATABASE_URL")
+        Failure::critical(format!(
+            "cannot connect to the database {}: {e}",
+            redact(url)
+        ))
+        .with_hint("start it with `make demo`, or pass --database-url / set DATABASE_URL")
     })?;
     tokio::spawn(async move {
         if let Err(e) = connection.await {
@@ -40,7 +43,10 @@ mod tests {
 
     #[test]
     fn redact_hides_passwords_only() {
-        assert_eq!(redact("postgresql://u:secret@h/db"), "postgresql://u:***@h/db");
+        assert_eq!(
+            redact("postgresql://u:secret@h/db"),
+            "postgresql://u:***@h/db"
+        );
         assert_eq!(redact("postgresql://u@h/db"), "postgresql://u@h/db");
         assert_eq!(redact("host=/tmp dbname=x"), "host=/tmp dbname=x");
     }

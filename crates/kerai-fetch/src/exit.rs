@@ -28,7 +28,10 @@ pub struct Failure {
 
 impl Failure {
     pub fn critical(message: impl Into<String>) -> Self {
-        Failure { message: message.into(), hint: None }
+        Failure {
+            message: message.into(),
+            hint: None,
+        }
     }
 
     pub fn with_hint(mut self, hint: impl Into<String>) -> Self {
