@@ -132,7 +132,7 @@ fn dominant(sizes: &[(f64, usize)]) -> f64 {
         .unwrap_or(10.0)
 }
 
-/// Lines that are page furniture: repeated (digits ignored) at the top or bottom of at least
+/// Lines that are page furniture: repeated (digits ignored) as the first or last line of at least
 /// half of the pages (and three or more), or a bare page number.
 fn furniture(pages: &[Vec<Line>]) -> Vec<String> {
     let norm = |l: &Line| {
@@ -144,7 +144,7 @@ fn furniture(pages: &[Vec<Line>]) -> Vec<String> {
     let mut counts: HashMap<String, usize> = HashMap::new();
     for lines in pages {
         let mut seen = Vec::new();
-        for l in lines.iter().take(2).chain(lines.iter().rev().take(2)) {
+        for l in lines.first().into_iter().chain(lines.last()) {
             let n = norm(l);
             if !seen.contains(&n) {
                 seen.push(n.clone());
@@ -234,7 +234,7 @@ pub(crate) fn render(pages: &[Page]) -> String {
             .iter()
             .enumerate()
             .filter(|(i, l)| {
-                let edge = *i < 2 || *i + 2 > last_index;
+                let edge = *i == 0 || *i == last_index;
                 let norm: String = l
                     .text()
                     .chars()
