@@ -6,7 +6,9 @@ use kerai_core::ErrorKind;
 use std::path::PathBuf;
 
 fn fixture(name: &str) -> Vec<u8> {
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/convert").join(name);
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/convert")
+        .join(name);
     std::fs::read(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
 }
 
@@ -57,7 +59,9 @@ fn pdf_pages_chapters_table() {
         ],
     );
     // A paragraph wrapped over lines is one paragraph.
-    assert!(md.contains("measured water quality, soil moisture and the condition of monitoring stations."));
+    assert!(md.contains(
+        "measured water quality, soil moisture and the condition of monitoring stations."
+    ));
     let m = &c.metadata;
     assert_eq!(m.title.as_deref(), Some("Field Survey Report 2025"));
     assert_eq!(m.author.as_deref(), Some("Marta Quiroga"));
@@ -138,7 +142,10 @@ fn epub_chapters_in_spine_order() {
             "# The Last Ferry\n\nThe last ferry of the season left at dusk with only one passenger aboard.",
         ],
     );
-    assert_eq!(c.markdown.matches("\n# ").count() + usize::from(c.markdown.starts_with("# ")), 3);
+    assert_eq!(
+        c.markdown.matches("\n# ").count() + usize::from(c.markdown.starts_with("# ")),
+        3
+    );
     let m = &c.metadata;
     assert_eq!(m.title.as_deref(), Some("Three Harbour Stories"));
     assert_eq!(m.author.as_deref(), Some("Elena Vidal"));
@@ -150,13 +157,23 @@ fn epub_chapters_in_spine_order() {
 fn text_in_utf8_and_latin1() {
     let c = run("notes-utf8.txt");
     assert_eq!(c.source_type, SourceType::Txt);
-    assert_eq!(c.markdown, String::from_utf8(fixture("notes-utf8.txt")).unwrap());
-    assert_eq!(c.metadata.title.as_deref(), Some("Meeting notes — planning session"));
+    assert_eq!(
+        c.markdown,
+        String::from_utf8(fixture("notes-utf8.txt")).unwrap()
+    );
+    assert_eq!(
+        c.metadata.title.as_deref(),
+        Some("Meeting notes — planning session")
+    );
     assert!(c.warnings.is_empty());
 
     let c = run("notes-latin1.txt");
-    assert!(c.markdown.starts_with("Informe de señalización\n\nLa revisión de la señalética del edificio está terminada."));
-    assert!(c.markdown.contains("Año 2025: se cambiaron 14 señales en la planta baja y 9 en el ático."));
+    assert!(c.markdown.starts_with(
+        "Informe de señalización\n\nLa revisión de la señalética del edificio está terminada."
+    ));
+    assert!(c
+        .markdown
+        .contains("Año 2025: se cambiaron 14 señales en la planta baja y 9 en el ático."));
     assert_eq!(c.metadata.title.as_deref(), Some("Informe de señalización"));
     assert_eq!(c.metadata.language.as_deref(), Some("es"));
     assert_eq!(c.warnings, vec!["decoded as windows-1252".to_string()]);
@@ -166,16 +183,27 @@ fn text_in_utf8_and_latin1() {
 fn markdown_passes_through() {
     let c = run("guide.md");
     assert_eq!(c.source_type, SourceType::Md);
-    assert!(c.markdown.starts_with("# Release checklist v3\n\nUse this list before every release.\n"));
+    assert!(c
+        .markdown
+        .starts_with("# Release checklist v3\n\nUse this list before every release.\n"));
     assert!(c.markdown.contains("| Changelog | Docs team |"));
-    assert!(!c.markdown.contains("title:"), "front matter is metadata, not text");
+    assert!(
+        !c.markdown.contains("title:"),
+        "front matter is metadata, not text"
+    );
     assert_eq!(c.metadata.title.as_deref(), Some("Release checklist v3"));
     assert_eq!(c.metadata.version_hint.as_deref(), Some("v3"));
 }
 
 #[test]
 fn corrupt_files_are_named_errors() {
-    for name in ["corrupt.pdf", "corrupt.docx", "corrupt.xlsx", "corrupt.epub", "corrupt.txt"] {
+    for name in [
+        "corrupt.pdf",
+        "corrupt.docx",
+        "corrupt.xlsx",
+        "corrupt.epub",
+        "corrupt.txt",
+    ] {
         let e = convert(&fixture(name), name, None, &Limits::default()).expect_err(name);
         assert_eq!(e.kind, ErrorKind::CorruptDocument, "{name}: {e}");
         let msg = e.to_string();
@@ -186,8 +214,17 @@ fn corrupt_files_are_named_errors() {
 
 #[test]
 fn huge_page_claim_is_too_large() {
-    let e = convert(&fixture("huge-pages.pdf"), "huge-pages.pdf", None, &Limits::default()).unwrap_err();
-    assert_eq!(e.to_string(), "too large: huge-pages.pdf (claims 2000000000 pages, limit 5000)");
+    let e = convert(
+        &fixture("huge-pages.pdf"),
+        "huge-pages.pdf",
+        None,
+        &Limits::default(),
+    )
+    .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "too large: huge-pages.pdf (claims 2000000000 pages, limit 5000)"
+    );
 }
 
 #[test]
@@ -200,20 +237,36 @@ fn sniffing_real_files() {
     ];
     for (file, kind) in cases {
         // Magic bytes decide, whatever the name or declared type says.
-        assert_eq!(sniff(&fixture(file), "download", Some("application/octet-stream")), Some(kind), "{file}");
+        assert_eq!(
+            sniff(&fixture(file), "download", Some("application/octet-stream")),
+            Some(kind),
+            "{file}"
+        );
     }
-    assert_eq!(sniff(&fixture("guide.md"), "guide.md", None), Some(SourceType::Md));
+    assert_eq!(
+        sniff(&fixture("guide.md"), "guide.md", None),
+        Some(SourceType::Md)
+    );
     assert_eq!(sniff(&fixture("corrupt.txt"), "noise", None), None);
 }
 
 #[test]
 fn html_and_unknown_inputs_are_refused() {
-    let e = convert(b"<!DOCTYPE html><html><body>x</body></html>", "page.html", None, &Limits::default()).unwrap_err();
+    let e = convert(
+        b"<!DOCTYPE html><html><body>x</body></html>",
+        "page.html",
+        None,
+        &Limits::default(),
+    )
+    .unwrap_err();
     assert_eq!(e.kind, ErrorKind::CorruptDocument);
     assert!(e.to_string().contains("HTML extractor"), "{e}");
     let e = convert(&[0u8, 1, 2, 3, 0, 0, 7], "blob", None, &Limits::default()).unwrap_err();
     assert_eq!(e.to_string(), "corrupt or unsupported document: blob (unrecognised format: not PDF, DOCX, XLSX, EPUB, HTML or text)");
-    let small = Limits { max_bytes: 100, ..Limits::default() };
+    let small = Limits {
+        max_bytes: 100,
+        ..Limits::default()
+    };
     let e = convert(&fixture("report.pdf"), "report.pdf", None, &small).unwrap_err();
     assert!(e.to_string().starts_with("too large: report.pdf ("), "{e}");
 }

@@ -121,7 +121,7 @@ pub(crate) fn guess_language(text: &str) -> Option<&'static str> {
             )
         })
         .collect();
-    scores.sort_by(|a, b| b.1.cmp(&a.1));
+    scores.sort_by_key(|s| std::cmp::Reverse(s.1));
     let (best, n) = scores[0];
     let second = scores[1].1;
     (n * 20 >= words.len() && n > second + second / 4).then_some(best)

@@ -98,11 +98,11 @@ pub(crate) fn core_properties(pkg: &mut Package<'_>) -> Result<DocMeta, Resource
                     "modified" => meta.modified = iso_date(&value),
                     "language" => meta.language = Some(value),
                     "version" => meta.version_hint = Some(value),
-                    "revision" => {
-                        if meta.version_hint.is_none() && value.parse::<u64>().is_ok_and(|n| n > 1)
-                        {
-                            meta.version_hint = Some(format!("rev {value}"));
-                        }
+                    "revision"
+                        if meta.version_hint.is_none()
+                            && value.parse::<u64>().is_ok_and(|n| n > 1) =>
+                    {
+                        meta.version_hint = Some(format!("rev {value}"));
                     }
                     _ => {}
                 }

@@ -94,11 +94,7 @@ impl Writer {
                     t.push(Vec::new());
                 }
             }
-            "td" | "th" => {
-                if self.table.is_some() {
-                    self.cell = Some(String::new());
-                }
-            }
+            "td" | "th" if self.table.is_some() => self.cell = Some(String::new()),
             "strong" | "b" => self.push("**"),
             "em" | "i" => self.push("*"),
             "a" => {

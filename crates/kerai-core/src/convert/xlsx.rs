@@ -73,10 +73,7 @@ pub(crate) fn convert(
             SheetError::Corrupt(e) => corrupt(&rel.target, e),
             SheetError::TooManyCells => ResourceError::too_large(
                 name,
-                format!(
-                    "more than {} non-empty cells, limit {}",
-                    limits.max_cells, limits.max_cells
-                ),
+                format!("more than {} non-empty cells", limits.max_cells),
             ),
         })?;
         blocks.push(heading(2, &sheet.name));
