@@ -150,6 +150,16 @@ pub fn convert(
     Ok(converted)
 }
 
+/// `parser failed: <message>` for a caught panic.
+fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
+    let msg = panic
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown failure".into());
+    format!("parser failed: {msg}")
+}
+
 /// Fills the metadata every format shares: word count, title fallback, version hint, language.
 fn finish(c: &mut Converted, name: &str) {
     let meta = &mut c.metadata;

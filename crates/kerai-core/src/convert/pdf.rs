@@ -22,6 +22,7 @@ use pdf_extract::{MediaBox, OutputDev, OutputError, Transform};
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 use std::io::Read;
+use std::panic::{catch_unwind, AssertUnwindSafe};
 
 /// Deepest chain of form XObjects drawn inside each other that is followed.
 pub(crate) const MAX_FORM_DEPTH: usize = 24;
@@ -83,33 +84,44 @@ pub(crate) fn convert(
     let meta = metadata(&doc, pages.len());
     let mut dev = Collector {
         pages: Vec::new(),
+        glyphs: Vec::new(),
+        number: 0,
         chars: 0,
         max_chars: max_chars(limits),
     };
-    let page_set: HashSet<ObjectId> = pages.iter().map(|p| p.1).collect();
-    if page_set.len() < pages.len() {
-        warnings.push("the page tree lists some pages more than once".to_string());
-    }
-    match pdf_extract::output_doc(&doc, &mut dev) {
-        Ok(()) => {}
-        Err(OutputError::FormatError(_)) if dev.chars > dev.max_chars => {
-            return Err(ResourceError::too_large(
-                name,
-                format!("more than {} characters of text", dev.max_chars),
-            ));
-        }
-        Err(e) => {
-            if dev.pages.is_empty() {
-                return Err(ResourceError::corrupt(
+    // Page by page, so that one unreadable page (or a panic in the font code) costs that page only.
+    let mut failed = 0usize;
+    for &(number, _) in &pages {
+        let result = catch_unwind(AssertUnwindSafe(|| {
+            pdf_extract::output_doc_page(&doc, &mut dev, number)
+        }));
+        let problem = match result {
+            Ok(Ok(())) => None,
+            Ok(Err(_)) if dev.chars > dev.max_chars => {
+                return Err(ResourceError::too_large(
                     name,
-                    format!("unreadable page content: {e}"),
+                    format!("more than {} characters of text", dev.max_chars),
                 ));
             }
-            warnings.push(format!(
-                "text extraction stopped at page {}: {e}",
-                dev.pages.len()
-            ));
+            Ok(Err(e)) => Some(e.to_string()),
+            Err(panic) => Some(super::panic_message(panic.as_ref())),
+        };
+        if let Some(problem) = problem {
+            failed += 1;
+            warnings.push(format!("page {number} skipped: {problem}"));
+            dev.glyphs.clear();
         }
+    }
+    if failed == pages.len() {
+        let first = warnings
+            .iter()
+            .find(|w| w.starts_with("page "))
+            .cloned()
+            .unwrap_or_default();
+        return Err(ResourceError::corrupt(
+            name,
+            format!("no readable page ({first})"),
+        ));
     }
     let markdown = render(&dev.pages);
     if dev.chars == 0 {
@@ -123,9 +135,13 @@ pub(crate) fn convert(
     })
 }
 
-/// Text characters allowed out of one document: the inflated-bytes allowance again.
+/// Glyphs allowed out of one document: a 32nd of the inflated-bytes allowance (8 M for the
+/// default, some 2,500 dense pages), at least 1 M. A glyph is held as ~60 bytes while its page
+/// is laid out, so this also bounds memory.
 fn max_chars(limits: &Limits) -> usize {
-    usize::try_from(limits.max_uncompressed_bytes).unwrap_or(usize::MAX)
+    usize::try_from(limits.max_uncompressed_bytes / 32)
+        .unwrap_or(usize::MAX)
+        .max(1 << 20)
 }
 
 thread_local! {
@@ -550,9 +566,11 @@ fn fill_from_xmp(meta: &mut DocMeta, xmp: &str) {
     }
 }
 
-/// Collects glyphs per page from pdf-extract.
+/// Collects glyphs per page from pdf-extract, laying each page out into lines as it ends.
 struct Collector {
     pages: Vec<Page>,
+    glyphs: Vec<Glyph>,
+    number: usize,
     chars: usize,
     max_chars: usize,
 }
@@ -564,14 +582,15 @@ impl OutputDev for Collector {
         _: &MediaBox,
         _: Option<(f64, f64, f64, f64)>,
     ) -> Result<(), OutputError> {
-        self.pages.push(Page {
-            number: page_num as usize,
-            glyphs: Vec::new(),
-        });
+        self.glyphs.clear();
+        self.number = page_num as usize;
         Ok(())
     }
 
     fn end_page(&mut self) -> Result<(), OutputError> {
+        self.pages
+            .push(Page::from_glyphs(self.number, &self.glyphs));
+        self.glyphs.clear();
         Ok(())
     }
 
@@ -590,20 +609,18 @@ impl OutputDev for Collector {
         let scale = (trm.m11 * trm.m22 - trm.m12 * trm.m21).abs().sqrt();
         let size = font_size * scale;
         let (x, y) = (trm.m31, trm.m32);
-        if let Some(page) = self.pages.last_mut() {
-            let text: String = text
-                .chars()
-                .filter(|c| !c.is_control() || *c == ' ')
-                .collect();
-            if !text.is_empty() {
-                page.glyphs.push(Glyph {
-                    text,
-                    x,
-                    y,
-                    width: width * size,
-                    size,
-                });
-            }
+        let text: String = text
+            .chars()
+            .filter(|c| !c.is_control() || *c == ' ')
+            .collect();
+        if !text.is_empty() {
+            self.glyphs.push(Glyph {
+                text,
+                x,
+                y,
+                width: width * size,
+                size,
+            });
         }
         Ok(())
     }

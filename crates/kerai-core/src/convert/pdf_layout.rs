@@ -16,11 +16,22 @@ pub(crate) struct Glyph {
     pub size: f64,
 }
 
-/// A page's glyphs in content-stream order.
+/// A page as text lines (built from its glyphs as soon as the page ends, so that glyphs of
+/// only one page are held at a time).
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Page {
     pub number: usize,
-    pub glyphs: Vec<Glyph>,
+    lines: Vec<Line>,
+}
+
+impl Page {
+    /// Builds the page's lines from its glyphs in content-stream order.
+    pub(crate) fn from_glyphs(number: usize, glyphs: &[Glyph]) -> Self {
+        Page {
+            number,
+            lines: lines_of(glyphs),
+        }
+    }
 }
 
 /// A text line: gap-separated segments (columns), its baseline and dominant font size.
@@ -134,7 +145,7 @@ fn dominant(sizes: &[(f64, usize)]) -> f64 {
 
 /// Lines that are page furniture: repeated (digits ignored) as the first or last line of at least
 /// half of the pages (and three or more), or a bare page number.
-fn furniture(pages: &[Vec<Line>]) -> Vec<String> {
+fn furniture(pages: &[&[Line]]) -> Vec<String> {
     let norm = |l: &Line| {
         l.text()
             .chars()
@@ -208,17 +219,17 @@ fn is_all_caps(text: &str) -> bool {
 
 /// Renders pages to markdown. `body` is the body font size (the size carrying most text).
 pub(crate) fn render(pages: &[Page]) -> String {
-    let page_lines: Vec<Vec<Line>> = pages.iter().map(|p| lines_of(&p.glyphs)).collect();
+    let page_lines: Vec<&[Line]> = pages.iter().map(|p| p.lines.as_slice()).collect();
     let drop = furniture(&page_lines);
     let mut sizes: Vec<(f64, usize)> = Vec::new();
-    for l in page_lines.iter().flatten() {
+    for l in page_lines.iter().flat_map(|p| p.iter()) {
         sizes.push((l.size, l.text().chars().count()));
     }
     let body = dominant(&sizes);
     // Larger sizes used by short lines become heading levels, largest first.
     let mut heading_sizes: Vec<i64> = page_lines
         .iter()
-        .flatten()
+        .flat_map(|p| p.iter())
         .filter(|l| l.size >= body * 1.15 && l.text().chars().count() <= 120)
         .map(|l| (l.size * 10.0).round() as i64)
         .collect();
@@ -405,7 +416,7 @@ mod tests {
         glyphs.extend(word("12", 250.0, 605.0, 11.0));
         glyphs.extend(word("SUMMARY OF FINDINGS", 72.0, 570.0, 11.0));
         glyphs.extend(word("Two stations need new sensors.", 72.0, 550.0, 11.0));
-        let md = render(&[Page { number: 1, glyphs }]);
+        let md = render(&[Page::from_glyphs(1, &glyphs)]);
         assert_eq!(
             md,
             "<!-- page 1 -->\n\n# 1. Introduction\n\n\
@@ -422,10 +433,7 @@ mod tests {
                 let mut g = word("Northwind Quarterly", 72.0, 800.0, 9.0);
                 g.extend(word(&format!("Body text of page {n}."), 72.0, 700.0, 11.0));
                 g.extend(word(&format!("{n}"), 300.0, 40.0, 9.0));
-                Page {
-                    number: n,
-                    glyphs: g,
-                }
+                Page::from_glyphs(n, &g)
             })
             .collect();
         let md = render(&pages);
