@@ -125,7 +125,7 @@ impl Styles {
                                 "ilvl" => {
                                     let id =
                                         s.num.as_ref().map(|n| n.0.clone()).unwrap_or_default();
-                                    s.num = Some((id, val.parse().unwrap_or(0)));
+                                    s.num = Some((id, val.parse().unwrap_or(0).min(8)));
                                 }
                                 "b" if in_rpr => s.bold = on(&t),
                                 "i" if in_rpr => s.italic = on(&t),
