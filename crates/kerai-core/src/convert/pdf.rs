@@ -74,6 +74,12 @@ pub(crate) fn convert(
     for &(_, id) in &pages {
         settle_page(&mut doc, id);
     }
+    let dangling = null_dangling_references(&mut doc);
+    if dangling > 0 {
+        warnings.push(format!(
+            "{dangling} references to missing objects read as null"
+        ));
+    }
     let cut = break_form_cycles(&mut doc);
     if cut > 0 {
         warnings.push(format!(
@@ -325,6 +331,29 @@ fn settle_page(doc: &mut Document, page: ObjectId) {
         d.remove(b"ArtBox");
         d.remove(b"Parent");
     }
+}
+
+/// Replaces references to objects that do not exist by `null` (as the PDF specification
+/// reads them); pdf-extract would panic on them. Returns how many were replaced.
+fn null_dangling_references(doc: &mut Document) -> usize {
+    let ids: HashSet<ObjectId> = doc.objects.keys().copied().collect();
+    let mut replaced = 0;
+    for object in doc.objects.values_mut() {
+        let mut stack: Vec<&mut Object> = vec![object];
+        while let Some(o) = stack.pop() {
+            match o {
+                Object::Reference(id) if !ids.contains(id) => {
+                    *o = Object::Null;
+                    replaced += 1;
+                }
+                Object::Array(items) => stack.extend(items.iter_mut()),
+                Object::Dictionary(d) => stack.extend(d.iter_mut().map(|(_, v)| v)),
+                Object::Stream(s) => stack.extend(s.dict.iter_mut().map(|(_, v)| v)),
+                _ => {}
+            }
+        }
+    }
+    replaced
 }
 
 /// A page attribute from the page or its ancestors (at most 64 levels, cycles stop it).
