@@ -4,11 +4,13 @@
 //! are tested with plain `cargo test` and shared by the extension (`kerai`) and the fetcher
 //! (`kerai-fetch`).
 
+pub mod convert;
 pub mod crawl;
 pub mod error;
 pub mod markdown;
 pub mod names;
 pub mod shared_data;
+pub mod tokens;
 
 pub use error::{ErrorKind, ResourceError};
 
