@@ -8,6 +8,7 @@ pub mod crawl;
 pub mod error;
 pub mod markdown;
 pub mod names;
+pub mod scholarly;
 pub mod shared_data;
 
 pub use error::{ErrorKind, ResourceError};
