@@ -303,11 +303,12 @@ fn s2_search_where_the_second_hit_is_the_cited_work() {
     let scores: Vec<MatchScore> = hits.works.iter().map(|w| match_score(&cited, w)).collect();
     // The top hit is the 2009 "rough guide": same author, a year off, a similar title.
     assert_eq!((scores[0].author, scores[0].year), (1.0, 0.5));
-    assert!(
-        scores[0].title > 0.4 && scores[0].total < ACCEPT_THRESHOLD,
-        "{:?}",
-        scores[0]
-    );
+    assert_eq!(scores[0].title, 34.0 / 60.0);
+    assert!((scores[0].total - (0.6 * 34.0 / 60.0 + 0.25 + 0.075)).abs() < 1e-12);
+    assert!(scores[0].total < ACCEPT_THRESHOLD, "{:?}", scores[0]);
+    // "A free energy principle for the brain" (2006): closer title, wrong year.
+    assert_eq!((scores[2].title, scores[2].year), (34.0 / 49.0, 0.0));
+    assert!(scores[2].total < ACCEPT_THRESHOLD, "{:?}", scores[2]);
     assert_eq!(scores[1].total, 1.0);
     let m = best_match(&cited, &hits.works).unwrap();
     assert_eq!(m.rank, 1);
@@ -406,6 +407,10 @@ fn arxiv_search_in_the_classic_feed() {
 fn arxiv_empty_and_errors() {
     let hits = parse_arxiv(&fixture("arxiv/search_empty.xml")).unwrap();
     assert_eq!((hits.total, hits.works.len()), (Some(0), 0));
+    let e = parse_arxiv_paper(&fixture("arxiv/search_empty.xml")).unwrap_err();
+    assert_eq!(e.kind, ScholarlyErrorKind::NotFound);
+    let w = parse_arxiv_paper(&fixture("arxiv/query_id_2107.12979.xml")).unwrap();
+    assert_eq!(w.arxiv.as_deref(), Some("2107.12979"));
     let e = parse_arxiv(&fixture("arxiv/error_bad_id.xml")).unwrap_err();
     assert_eq!(e.kind, ScholarlyErrorKind::Api);
     assert_eq!(

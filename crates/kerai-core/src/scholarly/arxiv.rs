@@ -173,6 +173,17 @@ pub fn parse_arxiv(body: &[u8]) -> Result<SearchHits, ScholarlyError> {
     })
 }
 
+/// The paper of an `id_list` lookup: the first entry, or
+/// [`NotFound`](super::ScholarlyErrorKind::NotFound) when the feed has none (arXiv answers an
+/// unknown but well-formed id with an empty feed).
+pub fn parse_arxiv_paper(body: &[u8]) -> Result<Work, ScholarlyError> {
+    parse_arxiv(body)?
+        .works
+        .into_iter()
+        .next()
+        .ok_or_else(|| ScholarlyError::not_found(S, "the feed has no entry for this id"))
+}
+
 fn local(e: &BytesStart) -> String {
     e.local_name().as_ref().to_string()
 }

@@ -41,7 +41,7 @@ pub mod trigram;
 pub mod unpaywall;
 pub mod work;
 
-pub use arxiv::{arxiv_id_url, arxiv_query, arxiv_search_url, parse_arxiv};
+pub use arxiv::{arxiv_id_url, arxiv_query, arxiv_search_url, parse_arxiv, parse_arxiv_paper};
 pub use concept::{concept_search_url, parse_concept_results, ConceptHit};
 pub use crossref::{
     crossref_query, crossref_search_url, crossref_work_url, parse_crossref_search,
