@@ -23,7 +23,7 @@ use super::ids::{normalize_arxiv_id, normalize_doi};
 use super::json::{excerpt, plain_text_error};
 use super::matching::CitedWork;
 use super::services::{Service, Services};
-use super::text::{collapse_ws, non_empty};
+use super::text::{alnum_words, collapse_ws, non_empty};
 use super::work::{Author, OaLocation, SearchHits, Work, SUBMITTED_VERSION};
 
 const S: Service = Service::Arxiv;
@@ -52,12 +52,7 @@ pub fn arxiv_search_url(services: &Services, query: &str, max_results: u32) -> S
 /// `AND` (punctuation dropped: arXiv's parser splits on it anyway). Empty when the citation has
 /// neither.
 pub fn arxiv_query(cited: &CitedWork) -> String {
-    let words = |s: &str| {
-        s.split(|c: char| !c.is_alphanumeric())
-            .filter(|w| !w.is_empty())
-            .collect::<Vec<_>>()
-            .join(" ")
-    };
+    let words = |s: &str| alnum_words(s).collect::<Vec<_>>().join(" ");
     let mut parts = Vec::new();
     if let Some(t) = cited.title.as_deref().map(words).filter(|t| !t.is_empty()) {
         parts.push(format!("ti:\"{t}\""));

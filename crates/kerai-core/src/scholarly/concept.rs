@@ -18,7 +18,7 @@ use serde_json::Value;
 
 use super::encode::build_url;
 use super::error::ScholarlyError;
-use super::json::{parse_body, text};
+use super::json::{error_field, parse_body, text};
 use super::license::license_family;
 use super::services::{Service, Services};
 use super::work::{OaLocation, Work};
@@ -79,11 +79,8 @@ pub fn concept_search_url(
 /// The results of a concept search, best first.
 pub fn parse_concept_results(body: &[u8]) -> Result<Vec<ConceptHit>, ScholarlyError> {
     let v = parse_body(S, body)?;
-    if let Some(err) = v.get("error") {
-        return Err(ScholarlyError::api(
-            S,
-            err.as_str().map_or_else(|| err.to_string(), str::to_string),
-        ));
+    if let Some(err) = error_field(&v) {
+        return Err(ScholarlyError::api(S, err));
     }
     let results = v
         .get("results")

@@ -22,7 +22,7 @@ use serde_json::Value;
 
 use super::encode::{build_url, encode_path};
 use super::error::ScholarlyError;
-use super::ids::normalize_doi;
+use super::ids::doi_key;
 use super::json::{first_text, parse_body, text, year};
 use super::license::license_family;
 use super::matching::CitedWork;
@@ -129,7 +129,7 @@ fn envelope(body: &[u8], expected: &str) -> Result<Value, ScholarlyError> {
 fn work(m: &Value) -> Result<Work, ScholarlyError> {
     let doi = text(m, "DOI").ok_or_else(|| ScholarlyError::missing(S, "DOI"))?;
     let mut w = Work::new(S);
-    w.doi = Some(normalize_doi(&doi).unwrap_or_else(|| doi.to_lowercase()));
+    w.doi = Some(doi_key(&doi));
     w.title = first_text(m, "title").map(|t| {
         let t = strip_markup(&t);
         match first_text(m, "subtitle").map(|s| strip_markup(&s)) {

@@ -31,6 +31,12 @@ pub fn normalize_doi(s: &str) -> Option<String> {
         .then(|| rest.to_string())
 }
 
+/// [`normalize_doi`], or the input trimmed and lower-cased when it does not look like a DOI
+/// (services occasionally hold malformed ones; they are kept, comparable, rather than lost).
+pub fn doi_key(s: &str) -> String {
+    normalize_doi(s).unwrap_or_else(|| s.trim().to_lowercase())
+}
+
 /// The arXiv id in `s` without `arXiv:` label, URL or version: `2107.12979v3`,
 /// `arXiv:2107.12979` and `https://arxiv.org/abs/2107.12979v3` give `2107.12979`;
 /// old-style `hep-th/9901001v2` gives `hep-th/9901001`. `None` when `s` is neither form.

@@ -18,10 +18,11 @@ use serde_json::Value;
 
 use super::encode::{build_url, encode_path};
 use super::error::ScholarlyError;
-use super::json::{first_text, flag, parse_body, text, texts, year};
+use super::json::{error_field, first_text, flag, parse_body, text, texts, year};
 use super::license::license_family;
 use super::matching::CitedWork;
 use super::services::{Service, Services};
+use super::text::alnum_words;
 use super::work::{Author, OaLocation, SearchHits, Work, PUBLISHED_VERSION};
 
 const S: Service = Service::InternetArchive;
@@ -77,11 +78,8 @@ pub fn ia_download_url(services: &Services, identifier: &str, file: &str) -> Str
 /// no title, the year (`year:1867`) instead.
 pub fn ia_query(cited: &CitedWork) -> String {
     let words = |s: &str| {
-        s.split(|c: char| !c.is_alphanumeric())
-            .filter(|w| {
-                !w.is_empty()
-                    && !matches!(w.to_ascii_lowercase().as_str(), "and" | "or" | "not" | "to")
-            })
+        alnum_words(s)
+            .filter(|w| !matches!(w.to_ascii_lowercase().as_str(), "and" | "or" | "not" | "to"))
             .map(str::to_lowercase)
             .collect::<Vec<_>>()
             .join(" ")
@@ -102,11 +100,8 @@ pub fn ia_query(cited: &CitedWork) -> String {
 /// The hits of an advanced search, as works without locations (see [`IaItem::to_work`]).
 pub fn parse_ia_search(body: &[u8]) -> Result<SearchHits, ScholarlyError> {
     let v = parse_body(S, body)?;
-    if let Some(err) = v.get("error") {
-        return Err(ScholarlyError::api(
-            S,
-            err.as_str().map_or_else(|| err.to_string(), str::to_string),
-        ));
+    if let Some(err) = error_field(&v) {
+        return Err(ScholarlyError::api(S, err));
     }
     let header_status = v
         .pointer("/responseHeader/status")
@@ -231,11 +226,8 @@ pub fn parse_ia_metadata(body: &[u8]) -> Result<IaItem, ScholarlyError> {
     let Some(obj) = v.as_object() else {
         return Err(ScholarlyError::malformed(S, "expected a JSON object"));
     };
-    if let Some(err) = v.get("error") {
-        return Err(ScholarlyError::api(
-            S,
-            err.as_str().map_or_else(|| err.to_string(), str::to_string),
-        ));
+    if let Some(err) = error_field(&v) {
+        return Err(ScholarlyError::api(S, err));
     }
     if obj.is_empty() {
         return Err(ScholarlyError::not_found(

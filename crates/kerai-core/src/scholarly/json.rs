@@ -49,6 +49,16 @@ pub fn excerpt(s: &str) -> String {
     }
 }
 
+/// The `error` member of an error envelope (`{"error": "..."}`), as text; `None` when absent,
+/// `null` or `false`.
+pub fn error_field(v: &Value) -> Option<String> {
+    match v.get("error")? {
+        Value::Null | Value::Bool(false) => None,
+        Value::String(s) => Some(s.clone()),
+        other => Some(other.to_string()),
+    }
+}
+
 /// `v[key]` as non-empty, collapsed text.
 pub fn text(v: &Value, key: &str) -> Option<String> {
     v.get(key).and_then(Value::as_str).and_then(non_empty)

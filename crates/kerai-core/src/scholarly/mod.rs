@@ -49,7 +49,7 @@ pub use crossref::{
 };
 pub use encode::{encode_component, encode_path};
 pub use error::{ScholarlyError, ScholarlyErrorKind};
-pub use ids::{normalize_arxiv_id, normalize_doi};
+pub use ids::{doi_key, normalize_arxiv_id, normalize_doi};
 pub use internet_archive::{
     ia_download_url, ia_metadata_url, ia_query, ia_search_url, parse_ia_metadata, parse_ia_search,
     IaFile, IaItem,

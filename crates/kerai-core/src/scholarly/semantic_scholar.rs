@@ -18,12 +18,12 @@ use serde_json::Value;
 
 use super::encode::{build_url, encode_path};
 use super::error::ScholarlyError;
-use super::ids::{normalize_arxiv_id, normalize_doi};
-use super::json::{parse_body, text, year};
+use super::ids::{doi_key, normalize_arxiv_id};
+use super::json::{error_field, parse_body, text, year};
 use super::license::license_family;
 use super::matching::CitedWork;
 use super::services::{Service, Services};
-use super::text::strip_markup;
+use super::text::{alnum_words, strip_markup};
 use super::work::{Author, OaLocation, SearchHits, Work, PUBLISHED_VERSION};
 
 const S: Service = Service::SemanticScholar;
@@ -83,10 +83,7 @@ pub fn s2_query(cited: &CitedWork) -> String {
                 .join(" ")
         }
     };
-    text.split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .collect::<Vec<_>>()
-        .join(" ")
+    alnum_words(&text).collect::<Vec<_>>().join(" ")
 }
 
 /// One paper from `/graph/v1/paper/{id}`.
@@ -113,8 +110,7 @@ fn check_error(v: &Value) -> Result<(), ScholarlyError> {
     if !v.is_object() {
         return Err(ScholarlyError::malformed(S, "expected a JSON object"));
     }
-    if let Some(err) = v.get("error") {
-        let msg = err.as_str().map_or_else(|| err.to_string(), str::to_string);
+    if let Some(msg) = error_field(v) {
         return Err(if msg.to_lowercase().contains("not found") {
             ScholarlyError::not_found(S, msg)
         } else {
@@ -148,7 +144,7 @@ fn paper(p: &Value) -> Result<Work, ScholarlyError> {
     let mut w = Work::new(S);
     w.source_id = Some(id);
     let ids = p.get("externalIds").cloned().unwrap_or(Value::Null);
-    w.doi = text(&ids, "DOI").map(|d| normalize_doi(&d).unwrap_or_else(|| d.to_lowercase()));
+    w.doi = text(&ids, "DOI").map(|d| doi_key(&d));
     w.arxiv = text(&ids, "ArXiv").map(|a| normalize_arxiv_id(&a).unwrap_or(a));
     w.title = text(p, "title");
     w.abstract_text = text(p, "abstract").map(|a| strip_markup(&a));

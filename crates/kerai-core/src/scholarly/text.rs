@@ -108,6 +108,13 @@ pub fn decode_entities(s: &str) -> String {
     out
 }
 
+/// The words of `s`: runs of alphanumeric characters, everything else a separator (pg_trgm's
+/// and the search services' notion of a word).
+pub fn alnum_words(s: &str) -> impl Iterator<Item = &str> {
+    s.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+}
+
 /// Non-empty text, collapsed; `None` for empty or whitespace.
 pub fn non_empty(s: &str) -> Option<String> {
     let s = collapse_ws(s);

@@ -14,16 +14,15 @@
 
 use std::collections::BTreeSet;
 
+use super::text::alnum_words;
+
 /// One trigram: three characters, spaces included.
 pub type Trigram = [char; 3];
 
 /// The set of trigrams of `s`, as pg_trgm's `show_trgm(s)` lists them.
 pub fn trigrams(s: &str) -> BTreeSet<Trigram> {
     let mut set = BTreeSet::new();
-    for word in s
-        .split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-    {
+    for word in alnum_words(s) {
         let padded: Vec<char> = [' ', ' ']
             .into_iter()
             .chain(word.chars().flat_map(char::to_lowercase))

@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use super::encode::{build_url, encode_path};
 use super::error::{ScholarlyError, ScholarlyErrorKind};
-use super::ids::normalize_doi;
+use super::ids::doi_key;
 use super::json::{parse_body, text, year};
 use super::license::license_family;
 use super::services::{Service, Services};
@@ -55,7 +55,7 @@ pub fn parse_unpaywall(body: &[u8]) -> Result<Work, ScholarlyError> {
     }
     let doi = text(&v, "doi").ok_or_else(|| ScholarlyError::missing(S, "doi"))?;
     let mut w = Work::new(S);
-    w.doi = Some(normalize_doi(&doi).unwrap_or_else(|| doi.to_lowercase()));
+    w.doi = Some(doi_key(&doi));
     w.title = text(&v, "title");
     w.year = v.get("year").and_then(year);
     w.container = text(&v, "journal_name");
