@@ -98,7 +98,7 @@ const fn limit(requests: u32, per_secs: u64, concurrency: u32) -> RateLimit {
 ///
 /// | service | base URL | limit | source |
 /// |---|---|---|---|
-/// | CrossRef | `https://api.crossref.org` | 10/s, 3 at once | polite pool since 2025-12 (was 50/s); singletons; lists are stricter |
+/// | CrossRef | `https://api.crossref.org` | 10/s, 3 at once | below the documented polite pool (50/s, 5 at once), which Crossref revised downwards on 2025-12-01 |
 /// | Unpaywall | `https://api.unpaywall.org` | 100 000/day | API terms |
 /// | Semantic Scholar | `https://api.semanticscholar.org` | 100 per 5 min | unauthenticated shared pool |
 /// | arXiv | `https://export.arxiv.org` | 1 per 3 s, one connection | API terms of use |
