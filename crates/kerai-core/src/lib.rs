@@ -9,6 +9,7 @@ pub mod crawl;
 pub mod error;
 pub mod markdown;
 pub mod names;
+pub mod scholarly;
 pub mod shared_data;
 pub mod tokens;
 
