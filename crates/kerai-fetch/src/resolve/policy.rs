@@ -1,6 +1,7 @@
 //! The crawler agent's policy (its config in kerai.agents): which licenses may be ingested,
 //! how big a PDF may be, what counts as substantial content.
 
+use kerai_core::scholarly::license_allowed;
 use serde_json::Value;
 
 #[derive(Debug, Clone, PartialEq)]
@@ -33,39 +34,7 @@ impl Policy {
     /// "pd" are public-domain; `oa` stands for any free-to-read copy the source calls open
     /// access without naming a license.
     pub fn allows(&self, license: &str) -> bool {
-        let family = license_family(license);
-        self.allowed_licenses.iter().any(|a| license_family(a) == family)
-    }
-}
-
-/// The family of a license string: cc-by, cc-by-sa, cc-by-nc, cc-by-nd, cc-by-nc-sa,
-/// cc-by-nc-nd, public-domain, oa, or the lower-cased input.
-pub fn license_family(license: &str) -> String {
-    let l = license.trim().to_ascii_lowercase();
-    if l.contains("publicdomain") || l.contains("public-domain") || l.contains("public domain") || l == "pd" || l.contains("cc0") {
-        return "public-domain".into();
-    }
-    let cc = l.contains("creativecommons.org/licenses/") || l.starts_with("cc-") || l.starts_with("cc by") || l.starts_with("cc_");
-    if cc {
-        let parts: Vec<&str> = l
-            .split(|c: char| !c.is_ascii_alphanumeric())
-            .filter(|p| matches!(*p, "by" | "sa" | "nc" | "nd"))
-            .collect();
-        let mut name = String::from("cc");
-        for p in ["by", "nc", "nd", "sa"] {
-            if parts.contains(&p) {
-                name.push('-');
-                name.push_str(p);
-            }
-        }
-        return match name.as_str() {
-            "cc-by-nc-sa" | "cc-by-nc-nd" | "cc-by-nd" | "cc-by-sa" | "cc-by-nc" | "cc-by" => name,
-            _ => "cc-other".into(),
-        };
-    }
-    match l.as_str() {
-        "oa" | "open access" | "open-access" | "free" | "free-to-read" | "green" | "gold" | "bronze" | "hybrid" => "oa".into(),
-        _ => l,
+        license_allowed(license, &self.allowed_licenses)
     }
 }
 
@@ -73,16 +42,6 @@ pub fn license_family(license: &str) -> String {
 mod tests {
     use super::*;
     use serde_json::json;
-
-    #[test]
-    fn license_families() {
-        assert_eq!(license_family("CC-BY-4.0"), "cc-by");
-        assert_eq!(license_family("https://creativecommons.org/licenses/by-nc-sa/4.0/"), "cc-by-nc-sa");
-        assert_eq!(license_family("cc-by-nc"), "cc-by-nc");
-        assert_eq!(license_family("http://creativecommons.org/publicdomain/zero/1.0/"), "public-domain");
-        assert_eq!(license_family("OA"), "oa");
-        assert_eq!(license_family("elsevier-specific"), "elsevier-specific");
-    }
 
     #[test]
     fn default_policy() {
