@@ -5,6 +5,7 @@
 //! (`kerai-fetch`).
 
 pub mod error;
+pub mod html;
 pub mod shared_data;
 
 pub use error::{ErrorKind, ResourceError};
