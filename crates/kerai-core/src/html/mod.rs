@@ -2,4 +2,19 @@
 //! type its blocks, collect links and structured data, detect languages and make S0
 //! source records.
 
+pub mod analysis;
+pub mod blocks;
+pub mod classify;
+pub mod content;
 pub mod dom;
+pub mod extract;
+pub mod filter;
+pub mod inline;
+pub mod language;
+pub mod links;
+pub mod score;
+pub mod table;
+
+pub use blocks::{Block, BlockKind, SectionType};
+pub use extract::{to_markdown, to_text, Extracted};
+pub use links::{links, Link};

@@ -1,0 +1,135 @@
+//! Finding the main content: readability-style scoring of containers by the paragraphs they
+//! hold (text length, commas, link density, class/id words), then merging siblings that look
+//! like more of the same.
+
+use super::analysis::Analysis;
+use super::classify::class_weight;
+use super::dom::{Document, NodeId, Tag, NONE};
+
+/// Minimum characters for a paragraph to score its ancestors.
+const MIN_PARAGRAPH: u32 = 20;
+
+/// Whether `tag` is scored as a paragraph of its own.
+fn is_paragraph_tag(tag: Tag) -> bool {
+    matches!(tag, Tag::P | Tag::Pre | Tag::Td | Tag::Blockquote | Tag::Li | Tag::Dd)
+}
+
+/// Whether element `id` has block-level element children (a div without them is a paragraph).
+fn has_block_child(doc: &Document, id: NodeId) -> bool {
+    doc.children(id).any(|c| doc.tag(c).is_some_and(|t| t.is_block() && t != Tag::Br))
+}
+
+fn base_score(tag: Tag) -> f64 {
+    match tag {
+        Tag::Div | Tag::Article | Tag::Main | Tag::Section => 5.0,
+        Tag::Pre | Tag::Td | Tag::Blockquote => 3.0,
+        Tag::Address | Tag::Ol | Tag::Ul | Tag::Dl | Tag::Dd | Tag::Dt | Tag::Li | Tag::Form => -3.0,
+        Tag::H1 | Tag::H2 | Tag::H3 | Tag::H4 | Tag::H5 | Tag::H6 | Tag::Th => -5.0,
+        _ => 0.0,
+    }
+}
+
+/// The roots of the main content, in document order (usually one element).
+pub fn main_roots(doc: &Document, an: &Analysis) -> Vec<NodeId> {
+    let n = doc.nodes.len();
+    let mut score = vec![f64::NAN; n];
+    let mut candidates: Vec<NodeId> = Vec::new();
+    for i in 0..n as NodeId {
+        let Some(tag) = doc.tag(i) else { continue };
+        if an.region[i as usize].is_boilerplate() {
+            continue;
+        }
+        let is_para = is_paragraph_tag(tag) || (tag == Tag::Div && !has_block_child(doc, i));
+        if !is_para {
+            continue;
+        }
+        let len = an.text[i as usize];
+        if len < MIN_PARAGRAPH {
+            continue;
+        }
+        // Lists of links are not paragraphs.
+        if matches!(tag, Tag::Li | Tag::Td | Tag::Dd) && an.link_density(i) > 0.5 {
+            continue;
+        }
+        let s = 1.0 + an.commas[i as usize] as f64 + (len as f64 / 100.0).floor().min(3.0);
+        let mut anc = doc.node(i).parent;
+        let mut level = 0;
+        while anc != NONE && level < 5 {
+            if doc.tag(anc).is_none() {
+                break;
+            }
+            if score[anc as usize].is_nan() {
+                score[anc as usize] = base_score(doc.tag(anc).unwrap_or(Tag::Div)) + class_weight(doc, anc) as f64;
+                candidates.push(anc);
+            }
+            let div = match level {
+                0 => 1.0,
+                1 => 2.0,
+                l => l as f64 * 3.0,
+            };
+            score[anc as usize] += s / div;
+            anc = doc.node(anc).parent;
+            level += 1;
+        }
+    }
+    let mut best = NONE;
+    let mut best_score = f64::MIN;
+    for &c in &candidates {
+        let s = score[c as usize] * (1.0 - an.link_density(c));
+        score[c as usize] = s;
+        if s > best_score {
+            best_score = s;
+            best = c;
+        }
+    }
+    if best == NONE {
+        return vec![an.body];
+    }
+    // Go up while the candidate is the only element child of its parent.
+    let mut top = best;
+    loop {
+        let p = doc.node(top).parent;
+        if p == NONE || p == an.body || doc.tag(p).is_none() {
+            break;
+        }
+        let elems = doc.children(p).filter(|&c| doc.tag(c).is_some()).count();
+        if elems != 1 {
+            break;
+        }
+        top = p;
+    }
+    let parent = doc.node(top).parent;
+    if parent == NONE || doc.tag(parent).is_none() {
+        return vec![top];
+    }
+    let threshold = (best_score * 0.2).max(10.0);
+    let top_class = doc.attr(top, "class").unwrap_or("");
+    let mut roots = Vec::new();
+    for sib in doc.children(parent) {
+        if sib == top {
+            roots.push(sib);
+            continue;
+        }
+        let Some(tag) = doc.tag(sib) else { continue };
+        if an.region[sib as usize].is_boilerplate() {
+            continue;
+        }
+        let mut bonus = 0.0;
+        if !top_class.is_empty() && doc.attr(sib, "class") == Some(top_class) {
+            bonus = best_score * 0.2;
+        }
+        let s = score[sib as usize];
+        let mut append = !s.is_nan() && s + bonus >= threshold;
+        if !append && tag == Tag::P {
+            let len = an.text[sib as usize];
+            let ld = an.link_density(sib);
+            let text = doc.text_content(sib);
+            let t = text.trim();
+            append = (len > 80 && ld < 0.25) || (len > 0 && len <= 80 && ld == 0.0 && t.ends_with('.'));
+        }
+        if append {
+            roots.push(sib);
+        }
+    }
+    roots
+}
