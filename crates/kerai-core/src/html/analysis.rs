@@ -25,6 +25,8 @@ pub struct Analysis {
 /// Boilerplate regions are not dropped when they hold at least this share of the page text
 /// (a class like `has-sidebar` on the wrapper of everything).
 const GUARD_SHARE: f64 = 0.6;
+/// ... or at least this share of the page's paragraph (`<p>`) text.
+const GUARD_P_SHARE: f64 = 0.5;
 
 fn count_text(s: &str) -> (u32, u32) {
     let mut chars = 0u32;
@@ -46,6 +48,8 @@ impl Analysis {
         let n = doc.nodes.len();
         let mut own = vec![Region::None; n];
         let mut raw = vec![0u32; n];
+        // Text inside paragraphs (`<p>`), boilerplate included: where articles keep their text.
+        let mut ptext = vec![0u32; n];
         let mut own_text = vec![(0u32, 0u32); n];
         for i in (0..n).rev() {
             let node = &doc.nodes[i];
@@ -59,19 +63,26 @@ impl Analysis {
                 NodeData::Element(_) => own[i] = region_of(doc, i as NodeId),
                 NodeData::Document => {}
             }
+            if doc.tag(i as NodeId) == Some(Tag::P) {
+                ptext[i] = raw[i];
+            }
             if node.parent != NONE {
                 raw[node.parent as usize] += raw[i];
+                ptext[node.parent as usize] += ptext[i];
             }
         }
         let body = doc.find(Tag::Body).unwrap_or(Document::ROOT);
         let total = raw[body as usize].max(1) as f64;
+        let ptotal = ptext[body as usize] as f64;
         let mut region = vec![Region::None; n];
         for i in 0..n {
             let parent = doc.nodes[i].parent;
             let inherited = if parent == NONE { Region::None } else { region[parent as usize] };
             let mut r = own[i];
             let hard = matches!(r, Region::NonText);
-            if r != Region::None && !hard && raw[i] as f64 >= GUARD_SHARE * total {
+            let holds_article =
+                raw[i] as f64 >= GUARD_SHARE * total || (ptotal >= 200.0 && ptext[i] as f64 >= GUARD_P_SHARE * ptotal);
+            if r != Region::None && !hard && holds_article {
                 r = Region::None;
                 own[i] = Region::None;
             }

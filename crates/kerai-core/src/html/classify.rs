@@ -36,6 +36,9 @@ impl Region {
 /// readability-style; used to weight candidate containers.
 pub fn class_weight(doc: &Document, id: NodeId) -> i32 {
     let mut w = 0;
+    if doc.attr(id, "itemprop").is_some_and(|v| v.eq_ignore_ascii_case("articleBody")) {
+        w += 50;
+    }
     for attr in ["class", "id"] {
         let Some(v) = doc.attr(id, attr) else { continue };
         let v = v.to_ascii_lowercase();
@@ -43,6 +46,9 @@ pub fn class_weight(doc: &Document, id: NodeId) -> i32 {
             w -= 25;
         }
         if POSITIVE.iter().any(|p| v.contains(p)) {
+            w += 25;
+        }
+        if is_content_marker(&v) {
             w += 25;
         }
     }
@@ -123,6 +129,7 @@ pub fn region_of(doc: &Document, id: NodeId) -> Region {
             "class" => class = v,
             "id" => ident = v,
             "itemprop" if v.contains("comment") => return Region::Comments,
+            "itemprop" if v.eq_ignore_ascii_case("articleBody") => return Region::None,
             _ => {}
         }
     }
@@ -141,12 +148,39 @@ fn is_hidden_style(style: &str) -> bool {
     s.contains("display:none") || s.contains("visibility:hidden")
 }
 
+/// Class names that hide an element (matched whole, not as words: `field-label-hidden` is
+/// not hidden).
+const HIDDEN_CLASSES: &[&str] = &[
+    "hidden", "hide", "is-hidden", "u-hidden", "d-none", "sr-only", "visually-hidden", "visuallyhidden",
+    "screen-reader-text", "screen-reader-only", "screenreader", "offscreen", "invisible", "element-invisible",
+    "hidden-xs-up", "a11y-hidden", "accessibility", "sr-text",
+];
+
+/// Whether a class/id names the article body itself (`article-body`, `entry-content`,
+/// `itemprop=articleBody` ...): such an element is never boilerplate.
+pub fn is_content_marker(v: &str) -> bool {
+    let squashed: String = v.chars().filter(|c| c.is_ascii_alphanumeric() || c.is_whitespace()).collect::<String>().to_ascii_lowercase();
+    CONTENT_MARKERS.iter().any(|m| squashed.contains(m))
+}
+
+const CONTENT_MARKERS: &[&str] = &[
+    "articlebody", "articlecontent", "articletext", "entrycontent", "postcontent", "postbody", "storybody",
+    "storycontent", "storytext", "maincontent", "bodytext", "contentbody", "articlebd", "newsarticle",
+    "postentry", "entrybody", "blogpost", "posttext",
+];
+
 /// The region named by the words of a class or id attribute.
 fn words_region(v: &str) -> Region {
     if v.is_empty() {
         return Region::None;
     }
     let lower = v.to_ascii_lowercase();
+    if lower.split_whitespace().any(|c| HIDDEN_CLASSES.contains(&c)) {
+        return Region::Hidden;
+    }
+    if is_content_marker(&lower) {
+        return Region::None;
+    }
     let mut best = Region::None;
     for word in lower.split(|c: char| !c.is_ascii_alphanumeric()) {
         if word.is_empty() {
@@ -177,7 +211,6 @@ fn word_region(w: &str) -> Region {
         "related" | "recommended" | "recommendations" | "popular" | "trending" | "newsletter" | "subscribe"
         | "signup" | "cookie" | "cookies" | "consent" | "gdpr" | "modal" | "popup" | "overlay" | "byline"
         | "tags" | "taglist" | "teaser" | "teasers" => Region::Furniture,
-        "hidden" | "hide" | "sronly" | "sr" | "invisible" | "offscreen" | "visuallyhidden" => Region::Hidden,
         _ => compound_region(w),
     }
 }

@@ -19,6 +19,53 @@ fn has_block_child(doc: &Document, id: NodeId) -> bool {
     doc.children(id).any(|c| doc.tag(c).is_some_and(|t| t.is_block() && t != Tag::Br))
 }
 
+/// Adds a paragraph's score `s` to `first` (fully), its parent (half) and three more
+/// ancestors (a third of the level).
+fn add_score(doc: &Document, an: &Analysis, first: NodeId, s: f64, score: &mut [f64], candidates: &mut Vec<NodeId>) {
+    let _ = an;
+    let mut anc = first;
+    let mut level = 0;
+    while anc != NONE && level < 5 {
+        if doc.tag(anc).is_none() {
+            break;
+        }
+        if score[anc as usize].is_nan() {
+            score[anc as usize] = base_score(doc.tag(anc).unwrap_or(Tag::Div)) + class_weight(doc, anc) as f64;
+            candidates.push(anc);
+        }
+        let div = match level {
+            0 => 1.0,
+            1 => 2.0,
+            l => l as f64 * 3.0,
+        };
+        score[anc as usize] += s / div;
+        anc = doc.node(anc).parent;
+        level += 1;
+    }
+}
+
+/// (characters, commas) of each run of inline content between the block children of `id`.
+fn text_runs(doc: &Document, an: &Analysis, id: NodeId) -> Vec<(u32, u32)> {
+    let mut runs = Vec::new();
+    let mut cur = (0u32, 0u32);
+    for c in doc.children(id) {
+        let block = doc.tag(c).is_some_and(|t| t.is_block() && t != Tag::Br);
+        if block {
+            if cur.0 > 0 {
+                runs.push(cur);
+            }
+            cur = (0, 0);
+        } else if !an.region[c as usize].is_boilerplate() {
+            cur.0 += an.text[c as usize];
+            cur.1 += an.commas[c as usize];
+        }
+    }
+    if cur.0 > 0 {
+        runs.push(cur);
+    }
+    runs
+}
+
 fn base_score(tag: Tag) -> f64 {
     match tag {
         Tag::Div | Tag::Article | Tag::Main | Tag::Section => 5.0,
@@ -39,8 +86,18 @@ pub fn main_roots(doc: &Document, an: &Analysis) -> Vec<NodeId> {
         if an.region[i as usize].is_boilerplate() {
             continue;
         }
-        let is_para = is_paragraph_tag(tag) || (tag == Tag::Div && !has_block_child(doc, i));
+        let block_children = has_block_child(doc, i);
+        let is_para = is_paragraph_tag(tag) || (tag == Tag::Div && !block_children);
         if !is_para {
+            if block_children && !matches!(tag, Tag::Ul | Tag::Ol | Tag::Table | Tag::Tr | Tag::Tbody | Tag::Dl) {
+                // Runs of text directly inside a container count as its paragraphs.
+                for (len, commas) in text_runs(doc, an, i) {
+                    if len >= MIN_PARAGRAPH {
+                        let s = 1.0 + commas as f64 + (len as f64 / 100.0).floor().min(3.0);
+                        add_score(doc, an, i, s, &mut score, &mut candidates);
+                    }
+                }
+            }
             continue;
         }
         let len = an.text[i as usize];
@@ -52,25 +109,7 @@ pub fn main_roots(doc: &Document, an: &Analysis) -> Vec<NodeId> {
             continue;
         }
         let s = 1.0 + an.commas[i as usize] as f64 + (len as f64 / 100.0).floor().min(3.0);
-        let mut anc = doc.node(i).parent;
-        let mut level = 0;
-        while anc != NONE && level < 5 {
-            if doc.tag(anc).is_none() {
-                break;
-            }
-            if score[anc as usize].is_nan() {
-                score[anc as usize] = base_score(doc.tag(anc).unwrap_or(Tag::Div)) + class_weight(doc, anc) as f64;
-                candidates.push(anc);
-            }
-            let div = match level {
-                0 => 1.0,
-                1 => 2.0,
-                l => l as f64 * 3.0,
-            };
-            score[anc as usize] += s / div;
-            anc = doc.node(anc).parent;
-            level += 1;
-        }
+        add_score(doc, an, doc.node(i).parent, s, &mut score, &mut candidates);
     }
     let mut best = NONE;
     let mut best_score = f64::MIN;
