@@ -210,7 +210,9 @@ fn word_region(w: &str) -> Region {
         | "dfp" | "gpt" | "outbrain" | "taboola" | "promo" | "promotion" => Region::Ad,
         "related" | "recommended" | "recommendations" | "popular" | "trending" | "newsletter" | "subscribe"
         | "signup" | "cookie" | "cookies" | "consent" | "gdpr" | "modal" | "popup" | "overlay" | "byline"
-        | "tags" | "taglist" | "teaser" | "teasers" => Region::Furniture,
+        | "tags" | "taglist" | "teaser" | "teasers" | "author" | "authors" | "dateline" | "timestamp" | "meta"
+        | "caption" | "credit" | "credits" | "gallery" | "slideshow" | "carousel" | "lightbox" | "tooltip"
+        | "popover" | "rollover" | "print" | "keywords" | "trending" => Region::Furniture,
         _ => compound_region(w),
     }
 }

@@ -6,6 +6,13 @@ use super::analysis::Analysis;
 use super::classify::class_weight;
 use super::dom::{Document, NodeId, Tag, NONE};
 
+/// Candidates considered when looking for a common ancestor.
+const TOP_CANDIDATES: usize = 5;
+
+fn is_ancestor(doc: &Document, a: NodeId, d: NodeId) -> bool {
+    a <= d && d < doc.subtree_end(a)
+}
+
 /// Minimum characters for a paragraph to score its ancestors.
 const MIN_PARAGRAPH: u32 = 20;
 
@@ -111,18 +118,54 @@ pub fn main_roots(doc: &Document, an: &Analysis) -> Vec<NodeId> {
         let s = 1.0 + an.commas[i as usize] as f64 + (len as f64 / 100.0).floor().min(3.0);
         add_score(doc, an, doc.node(i).parent, s, &mut score, &mut candidates);
     }
-    let mut best = NONE;
-    let mut best_score = f64::MIN;
+    let mut ranked: Vec<(f64, NodeId)> = Vec::with_capacity(candidates.len());
     for &c in &candidates {
         let s = score[c as usize] * (1.0 - an.link_density(c));
         score[c as usize] = s;
-        if s > best_score {
-            best_score = s;
-            best = c;
+        ranked.push((s, c));
+    }
+    if ranked.is_empty() {
+        return vec![an.body];
+    }
+    ranked.sort_by(|a, b| b.0.partial_cmp(&a.0).unwrap_or(std::cmp::Ordering::Equal).then(a.1.cmp(&b.1)));
+    ranked.truncate(TOP_CANDIDATES);
+    let (mut best_score, mut best) = ranked[0];
+    // Several close runners-up under one ancestor: that ancestor holds the article.
+    let close: Vec<NodeId> = ranked[1..].iter().filter(|r| r.0 >= 0.75 * best_score).map(|r| r.1).collect();
+    if close.len() >= 3 {
+        let mut p = doc.node(best).parent;
+        while p != NONE && p != an.body && doc.tag(p).is_some() {
+            let containing = close.iter().filter(|&&c| is_ancestor(doc, p, c)).count();
+            if containing >= 3 {
+                best = p;
+                if !score[p as usize].is_nan() {
+                    best_score = best_score.max(score[p as usize]);
+                }
+                break;
+            }
+            p = doc.node(p).parent;
         }
     }
-    if best == NONE {
-        return vec![an.body];
+    // A parent scoring higher than the candidate (within a few steps) holds more of it.
+    let mut p = doc.node(best).parent;
+    let mut last = best_score;
+    let threshold = best_score / 3.0;
+    while p != NONE && p != an.body && doc.tag(p).is_some() {
+        let ps = score[p as usize];
+        if ps.is_nan() {
+            p = doc.node(p).parent;
+            continue;
+        }
+        if ps < threshold {
+            break;
+        }
+        if ps > last {
+            best = p;
+            best_score = ps;
+            break;
+        }
+        last = ps;
+        p = doc.node(p).parent;
     }
     // Go up while the candidate is the only element child of its parent.
     let mut top = best;

@@ -64,7 +64,7 @@ pub(crate) fn segment(doc: &Document, url: &str) -> (Vec<Block>, Option<String>,
     }
     seg.run(Document::ROOT);
     let mut blocks = seg.blocks;
-    super::filter::filter_main(&mut blocks);
+    super::filter::filter_main(&mut blocks, title.as_deref());
     (blocks, title, resolver)
 }
 
