@@ -3,7 +3,10 @@
 //! the title heading (kept apart as `Extracted::title`), datelines, and one-line page
 //! furniture ("Advertisement", "Caption", "Share").
 
-use std::collections::HashSet;
+use std::collections::HashMap;
+
+/// Blocks this close to an identical earlier one are dropped.
+const REPEAT_WINDOW: usize = 8;
 
 use super::blocks::{Block, BlockKind};
 
@@ -49,8 +52,10 @@ fn is_dateline(text: &str) -> bool {
 /// Unmarks main blocks that are not content.
 pub fn filter_main(blocks: &mut [Block], title: Option<&str>) {
     let title_norm = title.map(normalized);
-    let mut seen: HashSet<String> = HashSet::new();
-    for b in blocks.iter_mut().filter(|b| b.main) {
+    // Repeats close together (a caption shown for the thumbnail and the enlarged image);
+    // repeats far apart can be real (the same menu item in several plans).
+    let mut seen: HashMap<String, usize> = HashMap::new();
+    for (i, b) in blocks.iter_mut().enumerate().filter(|(_, b)| b.main) {
         let norm = normalized(&b.text);
         let ld = if b.chars == 0 { 0.0 } else { b.link_chars as f64 / b.chars as f64 };
         let drop = norm.is_empty()
@@ -58,7 +63,7 @@ pub fn filter_main(blocks: &mut [Block], title: Option<&str>) {
             || (b.kind == BlockKind::Heading && b.depth == 1 && title_norm.as_deref() == Some(norm.as_str()))
             || (norm.len() < 40 && FURNITURE.contains(&norm.as_str()))
             || is_dateline(&b.text)
-            || (norm.len() >= 20 && !seen.insert(norm));
+            || (norm.len() >= 20 && seen.insert(norm, i).is_some_and(|j| i - j <= REPEAT_WINDOW));
         if drop {
             b.main = false;
         }
