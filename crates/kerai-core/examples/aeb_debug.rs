@@ -42,6 +42,13 @@ fn main() {
     for r in main_roots(&doc, &an) {
         println!("ROOT {} text={} link={}", path(&doc, r), an.text[r as usize], an.link[r as usize]);
     }
+    if std::env::args().any(|a| a == "--blocks") {
+        let ex = kerai_core::html::to_markdown(&s, "https://example.org/");
+        for b in &ex.blocks {
+            let t: String = b.text.chars().take(90).collect();
+            println!("{} {:?} {:?} ld={}/{} {}", if b.main { "M" } else { " " }, b.kind, b.section_type, b.link_chars, b.chars, t.replace('\n', " / "));
+        }
+    }
     // Biggest dropped regions.
     let mut dropped: Vec<(u32, NodeId)> = (0..doc.nodes.len() as NodeId)
         .filter(|&i| an.own[i as usize].is_boilerplate() && an.raw[i as usize] > 200)
@@ -56,3 +63,6 @@ fn main() {
         println!("DROP {:?} raw={raw} {}", an.own[*i as usize], describe(&doc, *i));
     }
 }
+
+#[allow(dead_code)]
+fn unused() {}

@@ -1,7 +1,7 @@
 //! Per-node facts computed once per page: the boilerplate region each node lies in, and
 //! text, link-text and comma counts of every subtree with boilerplate left out.
 
-use super::classify::{region_of, Region};
+use super::classify::{is_content_marker, region_of, Region};
 use super::dom::{Document, NodeData, NodeId, Tag, NONE};
 
 /// Facts about every node of a [`Document`], indexed by node id.
@@ -28,6 +28,30 @@ const GUARD_SHARE: f64 = 0.6;
 /// ... or at least this share of the page's paragraph (`<p>`) text.
 const GUARD_P_SHARE: f64 = 0.5;
 
+/// Characters a paragraph needs to count for the guard.
+const MIN_PARA: u32 = 60;
+
+/// A `<p>`, or a `<div>` with no block-level children.
+fn is_paragraph(doc: &Document, id: NodeId) -> bool {
+    match doc.tag(id) {
+        Some(Tag::P) => true,
+        Some(Tag::Div) => !doc.children(id).any(|c| doc.tag(c).is_some_and(|t| t.is_block() && t != Tag::Br)),
+        _ => false,
+    }
+}
+
+fn is_article_marker(doc: &Document, id: NodeId) -> bool {
+    match doc.tag(id) {
+        Some(Tag::H1) => true,
+        Some(_) => doc.attrs(id).any(|(n, v)| match n {
+            "itemprop" => v.eq_ignore_ascii_case("articlebody"),
+            "class" | "id" => is_content_marker(v),
+            _ => false,
+        }),
+        None => false,
+    }
+}
+
 fn count_text(s: &str) -> (u32, u32) {
     let mut chars = 0u32;
     let mut commas = 0u32;
@@ -48,7 +72,11 @@ impl Analysis {
         let n = doc.nodes.len();
         let mut own = vec![Region::None; n];
         let mut raw = vec![0u32; n];
-        // Text inside paragraphs (`<p>`), boilerplate included: where articles keep their text.
+        // Whether the subtree holds an element that marks the article (`<article>`, `<main>`,
+        // `itemprop=articleBody`, a class like `article-body`).
+        let mut marked = vec![false; n];
+        // Text inside paragraphs (`<p>` and leaf `<div>`s of some length), boilerplate
+        // included: where articles keep their text.
         let mut ptext = vec![0u32; n];
         let mut own_text = vec![(0u32, 0u32); n];
         for i in (0..n).rev() {
@@ -63,12 +91,18 @@ impl Analysis {
                 NodeData::Element(_) => own[i] = region_of(doc, i as NodeId),
                 NodeData::Document => {}
             }
-            if doc.tag(i as NodeId) == Some(Tag::P) {
+            if raw[i] >= MIN_PARA && is_paragraph(doc, i as NodeId) {
                 ptext[i] = raw[i];
+            }
+            if !marked[i] && is_article_marker(doc, i as NodeId) {
+                marked[i] = true;
             }
             if node.parent != NONE {
                 raw[node.parent as usize] += raw[i];
                 ptext[node.parent as usize] += ptext[i];
+                if marked[i] {
+                    marked[node.parent as usize] = true;
+                }
             }
         }
         let body = doc.find(Tag::Body).unwrap_or(Document::ROOT);
@@ -80,8 +114,9 @@ impl Analysis {
             let inherited = if parent == NONE { Region::None } else { region[parent as usize] };
             let mut r = own[i];
             let hard = matches!(r, Region::NonText);
-            let holds_article =
-                raw[i] as f64 >= GUARD_SHARE * total || (ptotal >= 200.0 && ptext[i] as f64 >= GUARD_P_SHARE * ptotal);
+            let holds_article = raw[i] as f64 >= GUARD_SHARE * total
+                || (ptotal >= 200.0 && ptext[i] as f64 >= GUARD_P_SHARE * ptotal)
+                || (marked[i] && matches!(r, Region::Sidebar | Region::Navigation | Region::Ad | Region::Share) && doc.tag(i as NodeId).is_some_and(|t| !matches!(t, Tag::Aside | Tag::Nav)));
             if r != Region::None && !hard && holds_article {
                 r = Region::None;
                 own[i] = Region::None;

@@ -212,7 +212,7 @@ fn word_region(w: &str) -> Region {
         | "signup" | "cookie" | "cookies" | "consent" | "gdpr" | "modal" | "popup" | "overlay" | "byline"
         | "tags" | "taglist" | "teaser" | "teasers" | "author" | "authors" | "dateline" | "timestamp" | "meta"
         | "caption" | "credit" | "credits" | "gallery" | "slideshow" | "carousel" | "lightbox" | "tooltip"
-        | "popover" | "rollover" | "print" | "keywords" | "trending" => Region::Furniture,
+        | "popover" | "rollover" | "print" | "keywords" => Region::Furniture,
         _ => compound_region(w),
     }
 }
