@@ -181,12 +181,17 @@ fn words_region(v: &str) -> Region {
     if is_content_marker(&lower) {
         return Region::None;
     }
+    // Embedded posts (`social-media-embed`, `twitter-tweet`) are quoted content.
+    let embed = lower.contains("embed") || lower.contains("tweet") || lower.contains("instagram-media");
     let mut best = Region::None;
     for word in lower.split(|c: char| !c.is_ascii_alphanumeric()) {
         if word.is_empty() {
             continue;
         }
         let r = word_region(word);
+        if r == Region::Share && embed {
+            continue;
+        }
         if r != Region::None {
             best = r;
             if r == Region::Hidden || r == Region::Comments {

@@ -184,6 +184,7 @@ pub fn main_roots(doc: &Document, an: &Analysis) -> Vec<NodeId> {
     if parent == NONE || doc.tag(parent).is_none() {
         return vec![top];
     }
+    let twins = twins(doc, an, top);
     let threshold = (best_score * 0.2).max(10.0);
     let top_class = doc.attr(top, "class").unwrap_or("");
     let mut roots = Vec::new();
@@ -213,5 +214,39 @@ pub fn main_roots(doc: &Document, an: &Analysis) -> Vec<NodeId> {
             roots.push(sib);
         }
     }
+    for t in twins {
+        if !roots.iter().any(|&r| is_ancestor(doc, r, t) || is_ancestor(doc, t, r)) {
+            roots.push(t);
+        }
+    }
+    roots.sort_unstable();
     roots
+}
+
+/// Levels above the top candidate searched for twins.
+const TWIN_LEVELS: usize = 4;
+
+/// Elements near `top` with the same tag and class: an article cut into chunks
+/// (`<div class="article-body">` repeated between ads).
+fn twins(doc: &Document, an: &Analysis, top: NodeId) -> Vec<NodeId> {
+    let Some(class) = doc.attr(top, "class").filter(|c| !c.trim().is_empty()) else { return Vec::new() };
+    let tag = doc.tag(top);
+    let mut scope = top;
+    for _ in 0..TWIN_LEVELS {
+        let p = doc.node(scope).parent;
+        if p == NONE || p == an.body || doc.tag(p).is_none() {
+            break;
+        }
+        scope = p;
+    }
+    (scope..doc.subtree_end(scope))
+        .filter(|&i| {
+            i != top
+                && doc.tag(i) == tag
+                && doc.attr(i, "class") == Some(class)
+                && !an.region[i as usize].is_boilerplate()
+                && an.text[i as usize] > 0
+                && an.link_density(i) < 0.5
+        })
+        .collect()
 }
