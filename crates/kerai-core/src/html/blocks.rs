@@ -120,6 +120,10 @@ pub struct Segmenter<'a> {
     /// Current list: id, ordered, next number.
     lists: Vec<(u32, bool, u32)>,
     block_node: NodeId,
+    /// Roots of the main content, sorted.
+    roots: Vec<NodeId>,
+    /// Only the main content is wanted: skip subtrees outside it.
+    pub main_only: bool,
 }
 
 #[derive(Clone)]
@@ -148,6 +152,8 @@ impl<'a> Segmenter<'a> {
             next_list: 1,
             lists: Vec::new(),
             block_node: Document::ROOT,
+            roots: { let mut r = roots.to_vec(); r.sort_unstable(); r },
+            main_only: false,
         }
     }
 
@@ -286,6 +292,12 @@ impl<'a> Segmenter<'a> {
             NodeData::Element(e) => e.tag,
         };
         let Some(c) = self.child_ctx(id, ctx) else { return };
+        if self.main_only && !c.main {
+            let end = doc.subtree_end(id);
+            if !self.roots.iter().any(|&r| r > id && r < end) {
+                return;
+            }
+        }
         if ctx.main && !c.main && !tag.is_block() {
             // Inline boilerplate inside main text (a share link in a paragraph): dropped.
             return;

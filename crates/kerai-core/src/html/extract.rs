@@ -53,12 +53,13 @@ fn title_of(doc: &Document, an: &Analysis) -> Option<String> {
 }
 
 /// Blocks of the page with the main ones marked.
-pub(crate) fn segment(doc: &Document, url: &str) -> (Vec<Block>, Option<String>, Resolver) {
+pub(crate) fn segment(doc: &Document, url: &str, main_only: bool) -> (Vec<Block>, Option<String>, Resolver) {
     let an = Analysis::new(doc);
     let roots = main_roots(doc, &an);
     let resolver = Resolver::new(doc, url);
     let title = title_of(doc, &an);
     let mut seg = Segmenter::new(doc, &an, &roots, &resolver);
+    seg.main_only = main_only;
     if let Some(t) = &title {
         seg.seed_title(t);
     }
@@ -87,7 +88,7 @@ fn join(blocks: &[Block], field: impl Fn(&Block) -> &str) -> String {
 /// language.
 pub fn to_markdown(html: &str, url: &str) -> Extracted {
     let doc = parse(html);
-    let (blocks, title, _) = segment(&doc, url);
+    let (blocks, title, _) = segment(&doc, url, false);
     let text = join(&blocks, |b| &b.text);
     let mut markdown = join(&blocks, |b| &b.markdown);
     let first_is_h1 = blocks.iter().find(|b| b.main).is_some_and(|b| b.kind == BlockKind::Heading && b.depth == 1);
@@ -101,6 +102,6 @@ pub fn to_markdown(html: &str, url: &str) -> Extracted {
 /// The plain text of the main content of `html` (no link URLs, no title): the AEB format.
 pub fn to_text(html: &str, url: &str) -> String {
     let doc = parse(html);
-    let (blocks, _, _) = segment(&doc, url);
+    let (blocks, _, _) = segment(&doc, url, true);
     join(&blocks, |b| &b.text)
 }

@@ -55,7 +55,7 @@ pub fn filter_main(blocks: &mut [Block], title: Option<&str>) {
     // Repeats close together (a caption shown for the thumbnail and the enlarged image);
     // repeats far apart can be real (the same menu item in several plans).
     let mut seen: HashMap<String, usize> = HashMap::new();
-    for (i, b) in blocks.iter_mut().enumerate().filter(|(_, b)| b.main) {
+    for (i, b) in blocks.iter_mut().filter(|b| b.main).enumerate() {
         let norm = normalized(&b.text);
         let ld = if b.chars == 0 { 0.0 } else { b.link_chars as f64 / b.chars as f64 };
         let drop = norm.is_empty()

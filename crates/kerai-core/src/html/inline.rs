@@ -32,7 +32,7 @@ impl Inline {
     fn flush_space(&mut self) {
         if self.space {
             self.space = false;
-            if !self.text.is_empty() && !self.text.ends_with('\n') {
+            if !self.text.is_empty() && !self.text.ends_with(['\n', ' ']) {
                 self.text.push(' ');
                 // A space owed right after an opening marker goes before it.
                 match self.marks.last() {
