@@ -13,8 +13,10 @@ pub mod inline;
 pub mod language;
 pub mod links;
 pub mod score;
+pub mod structured;
 pub mod table;
 
 pub use blocks::{Block, BlockKind, SectionType};
 pub use extract::{to_markdown, to_text, Extracted};
 pub use links::{links, Link};
+pub use structured::{extract_structured, extract_structured_at, Structured};
