@@ -12,7 +12,9 @@ pub mod filter;
 pub mod inline;
 pub mod language;
 pub mod links;
+pub mod minhash;
 pub mod score;
+pub mod source_records;
 pub mod structured;
 pub mod table;
 
@@ -20,3 +22,4 @@ pub use blocks::{Block, BlockKind, SectionType};
 pub use extract::{to_markdown, to_text, Extracted};
 pub use links::{links, Link};
 pub use structured::{extract_structured, extract_structured_at, Structured};
+pub use source_records::{source_records, PageInput, SourceOptions, SourceRecord, SourceRecordsOutput};
