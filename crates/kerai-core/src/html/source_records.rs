@@ -23,9 +23,14 @@
 //! 6. **De-duplication** within the page: MinHash (64 hashes of character 4-grams) finds a
 //!    block at least `dedup_threshold` (0.95) similar to an earlier one; the later is dropped,
 //!    so the first occurrence and its (earliest) section are kept.
-//! 7. **Language**: with `target_language` set, a record is kept when P(target) ≥
-//!    `min_language_probability` (0.8). Texts of fewer than `short_text_words` (4) words are
-//!    too short for a trigram detector and are judged by their page's language instead.
+//! 7. **Language**: with `target_language` set, a record whose text is the target with
+//!    P ≥ `min_language_probability` (0.8) is kept, one that is another language with
+//!    P ≥ 0.8 is dropped. Texts of fewer than `short_text_words` (4) words, and texts for
+//!    which no language reaches 0.8, are judged by their page's language (detected on all
+//!    its candidate texts when that reaches 0.8, else the declared `<html lang>`); when the
+//!    page's language is unknown too, the text is kept and its language left empty
+//!    (trigram detectors cannot tell "Computer Science" from French; dropping it would be
+//!    a guess).
 //! 8. Order within a page is preserved.
 
 use std::collections::BTreeMap;
@@ -35,7 +40,7 @@ use serde::{Deserialize, Serialize};
 use super::blocks::{Block, BlockKind, SectionType};
 use super::dom::{parse, Document, Tag};
 use super::extract::segment;
-use super::language::{detect_language_among, DEFAULT_LANGUAGES};
+use super::language::{declared_language, detect_language_among, DEFAULT_LANGUAGES};
 use super::minhash::{signature, DedupIndex};
 use crate::error::ResourceError;
 
@@ -57,7 +62,7 @@ pub struct SourceOptions {
     pub target_language: Option<String>,
     /// Minimum P(target) to keep a record.
     pub min_language_probability: f64,
-    /// Texts with fewer words are judged by their page's language.
+    /// Texts with fewer words are judged by their page's language (rule 7).
     pub short_text_words: usize,
     /// Candidate languages of the detector (ISO 639-1; empty: all it knows).
     pub languages: Vec<String>,
@@ -109,7 +114,9 @@ pub struct Provenance {
 /// What is known about a record.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct RecordMeta {
-    /// Detected language (ISO 639-1), the page's for short texts.
+    /// Language (ISO 639-1): the text's when detected with confidence, else the page's
+    /// (hint `short_text_page_language` / `uncertain_text_page_language`); `None` when
+    /// unknown.
     pub language: Option<String>,
     /// The page's declared charset (`utf-8` when none is declared).
     pub charset: Option<String>,
@@ -322,6 +329,16 @@ fn normalize_lines(s: &str) -> String {
         .join("\n")
 }
 
+/// The language of a page for records too short or uncertain to judge alone: detected on
+/// its candidate texts when confident, else the declared `<html lang>`, else unknown.
+fn page_language(doc: &Document, text: &str, langs: &[&str], min_p: f64) -> Option<String> {
+    let detected = detect_language_among(text, langs);
+    match detected.first() {
+        Some((l, p)) if *p >= min_p => Some(l.clone()),
+        _ => declared_language(doc),
+    }
+}
+
 /// Turns pages into S0 source records (see the module docs for the rules).
 pub fn source_records(pages: &[PageInput], options: &SourceOptions) -> SourceRecordsOutput {
     let mut out = SourceRecordsOutput::default();
@@ -352,7 +369,7 @@ pub fn source_records(pages: &[PageInput], options: &SourceOptions) -> SourceRec
         out.counters.blocks_total += cands.len() as u64;
         // The page's language, for texts too short to judge alone.
         let page_text: String = cands.iter().map(|c| c.text.as_str()).collect::<Vec<_>>().join("\n").chars().take(3000).collect();
-        let page_lang = detect_language_among(&page_text, &langs);
+        let page_lang = page_language(&doc, &page_text, &langs, options.min_language_probability);
         let mut index = DedupIndex::default();
         for c in cands {
             if options.drop_admin_items && c.item && c.heading.as_deref().is_some_and(is_listing_heading) && is_admin_item(&c.text) {
@@ -373,17 +390,24 @@ pub fn source_records(pages: &[PageInput], options: &SourceOptions) -> SourceRec
             }
             let mut hints = c.hints;
             let short = words_of(&c.text).len() < options.short_text_words;
-            let dist = if short {
-                hints.push("short_text_page_language".to_string());
-                page_lang.clone()
-            } else {
-                detect_language_among(&c.text, &langs)
+            let own = if short { Vec::new() } else { detect_language_among(&c.text, &langs) };
+            let confident = own.first().filter(|d| d.1 >= options.min_language_probability).map(|d| d.0.clone());
+            let language = match &confident {
+                Some(l) => Some(l.clone()),
+                None => {
+                    hints.push(if short { "short_text_page_language" } else { "uncertain_text_page_language" }.to_string());
+                    page_lang.clone()
+                }
             };
-            let language = dist.first().map(|d| d.0.clone());
             if let Some(target) = &options.target_language {
-                let p = dist.iter().find(|d| d.0.eq_ignore_ascii_case(target)).map_or(0.0, |d| d.1);
-                // A text with no letters at all has no language to hold against it.
-                if p < options.min_language_probability && !dist.is_empty() {
+                // Confidently the target: keep; confidently another language: drop; too
+                // short or uncertain: the page's language decides, and an unknown one is
+                // not held against the text.
+                let keep = match &language {
+                    Some(l) => l.eq_ignore_ascii_case(target),
+                    None => true,
+                };
+                if !keep {
                     out.counters.blocks_dropped_language += 1;
                     continue;
                 }
