@@ -339,7 +339,7 @@ impl<'a> Segmenter<'a> {
                 let start = doc.attr(id, "start").and_then(|s| s.trim().parse::<u32>().ok()).unwrap_or(1);
                 self.lists.push((list, tag == Tag::Ol, start));
                 let mut inner = c;
-                inner.list_depth = ctx.list_depth + 1;
+                inner.list_depth = ctx.list_depth.saturating_add(1);
                 self.walk_children(id, inner);
                 self.flush(inner);
                 self.lists.pop();
@@ -351,7 +351,7 @@ impl<'a> Segmenter<'a> {
                 let (list, marker) = match self.lists.last_mut() {
                     Some((list, true, n)) => {
                         let m = format!("{n}.");
-                        *n += 1;
+                        *n = n.saturating_add(1);
                         (*list, m)
                     }
                     Some((list, false, _)) => (*list, "-".to_string()),
