@@ -58,12 +58,28 @@ fn main() {
     println!(
         "parse DOM only:            {parse:.3} s  ({n} nodes, {:.0} MB/s)",
         bytes as f64 / parse / 1e6
-    );    let (base, n) = best_of(runs, || pages.iter().map(|(_, h)| visible_text(h).len()).sum());
+    );
+    let (base, n) = best_of(runs, || {
+        pages.iter().map(|(_, h)| visible_text(h).len()).sum()
+    });
     println!("baseline (DOM + all text): {base:.3} s  ({n} bytes of text)");
-    let (text, n) = best_of(runs, || pages.iter().map(|(id, h)| html::to_text(h, id).len()).sum());
-    println!("to_text:                   {text:.3} s  ({n} bytes)  = {:.2} x baseline", text / base);
-    let (md, n) = best_of(runs, || pages.iter().map(|(id, h)| html::to_markdown(h, id).markdown.len()).sum());
-    println!("to_markdown:               {md:.3} s  ({n} bytes)  = {:.2} x baseline", md / base);
+    let (text, n) = best_of(runs, || {
+        pages.iter().map(|(id, h)| html::to_text(h, id).len()).sum()
+    });
+    println!(
+        "to_text:                   {text:.3} s  ({n} bytes)  = {:.2} x baseline",
+        text / base
+    );
+    let (md, n) = best_of(runs, || {
+        pages
+            .iter()
+            .map(|(id, h)| html::to_markdown(h, id).markdown.len())
+            .sum()
+    });
+    println!(
+        "to_markdown:               {md:.3} s  ({n} bytes)  = {:.2} x baseline",
+        md / base
+    );
 }
 
 /// The baseline: parse and collect the text of every text node outside `<script>`/`<style>`.
@@ -73,7 +89,10 @@ fn visible_text(html: &str) -> String {
     for i in 0..doc.nodes.len() as u32 {
         if let Some(t) = doc.text(i) {
             let p = doc.node(i).parent;
-            if matches!(doc.tag(p), Some(html::dom::Tag::Script | html::dom::Tag::Style)) {
+            if matches!(
+                doc.tag(p),
+                Some(html::dom::Tag::Script | html::dom::Tag::Style)
+            ) {
                 continue;
             }
             for w in t.split_whitespace() {

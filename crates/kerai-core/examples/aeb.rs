@@ -12,12 +12,19 @@ use kerai_core::shared_data::shared_path;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let opt = |name: &str| args.iter().position(|a| a == name).and_then(|i| args.get(i + 1)).cloned();
+    let opt = |name: &str| {
+        args.iter()
+            .position(|a| a == name)
+            .and_then(|i| args.get(i + 1))
+            .cloned()
+    };
     let out = opt("--out");
     let worst: usize = opt("--worst").and_then(|s| s.parse().ok()).unwrap_or(0);
     let page = opt("--page");
-    let gt: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(shared_path("bench/aeb/ground-truth.json")).unwrap()).unwrap();
+    let gt: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(shared_path("bench/aeb/ground-truth.json")).unwrap(),
+    )
+    .unwrap();
     let gt = gt.as_object().unwrap();
     let mut ids: Vec<&String> = gt.keys().collect();
     ids.sort();
@@ -28,7 +35,9 @@ fn main() {
         if page.as_ref().is_some_and(|p| !id.starts_with(p.as_str())) {
             continue;
         }
-        let mut gz = flate2::read::GzDecoder::new(std::fs::File::open(shared_path(&format!("bench/aeb/html/{id}.html.gz"))).unwrap());
+        let mut gz = flate2::read::GzDecoder::new(
+            std::fs::File::open(shared_path(&format!("bench/aeb/html/{id}.html.gz"))).unwrap(),
+        );
         let mut s = String::new();
         gz.read_to_string(&mut s).unwrap();
         let url = gt[id]["url"].as_str().unwrap_or("");
@@ -44,8 +53,16 @@ fn main() {
         }
         let truth = gt[id]["articleBody"].as_str().unwrap_or("");
         let c = page_counts(truth, &pred);
-        let p = if c.0 + c.1 > 0.0 { c.0 / (c.0 + c.1) } else { f64::NAN };
-        let r = if c.0 + c.2 > 0.0 { c.0 / (c.0 + c.2) } else { f64::NAN };
+        let p = if c.0 + c.1 > 0.0 {
+            c.0 / (c.0 + c.1)
+        } else {
+            f64::NAN
+        };
+        let r = if c.0 + c.2 > 0.0 {
+            c.0 / (c.0 + c.2)
+        } else {
+            f64::NAN
+        };
         per.push((id.clone(), p, r, url.to_string()));
         rows.push(c);
     }

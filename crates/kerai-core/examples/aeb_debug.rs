@@ -14,7 +14,10 @@ fn describe(doc: &Document, id: NodeId) -> String {
         s.push_str(&format!("#{i}"));
     }
     if let Some(c) = doc.attr(id, "class") {
-        s.push_str(&format!(".{}", c.split_whitespace().collect::<Vec<_>>().join(".")));
+        s.push_str(&format!(
+            ".{}",
+            c.split_whitespace().collect::<Vec<_>>().join(".")
+        ));
     }
     s
 }
@@ -33,20 +36,42 @@ fn path(doc: &Document, id: NodeId) -> String {
 fn main() {
     let id = std::env::args().nth(1).expect("page id prefix");
     let dir = shared_path("bench/aeb/html");
-    let file = std::fs::read_dir(&dir).unwrap().flatten().find(|e| e.file_name().to_string_lossy().starts_with(&id)).unwrap();
+    let file = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .find(|e| e.file_name().to_string_lossy().starts_with(&id))
+        .unwrap();
     let mut s = String::new();
-    flate2::read::GzDecoder::new(std::fs::File::open(file.path()).unwrap()).read_to_string(&mut s).unwrap();
+    flate2::read::GzDecoder::new(std::fs::File::open(file.path()).unwrap())
+        .read_to_string(&mut s)
+        .unwrap();
     let doc = parse(&s);
     let an = Analysis::new(&doc);
-    println!("body text {} raw {}", an.text[an.body as usize], an.raw[an.body as usize]);
+    println!(
+        "body text {} raw {}",
+        an.text[an.body as usize], an.raw[an.body as usize]
+    );
     for r in main_roots(&doc, &an) {
-        println!("ROOT {} text={} link={}", path(&doc, r), an.text[r as usize], an.link[r as usize]);
+        println!(
+            "ROOT {} text={} link={}",
+            path(&doc, r),
+            an.text[r as usize],
+            an.link[r as usize]
+        );
     }
     if std::env::args().any(|a| a == "--blocks") {
         let ex = kerai_core::html::to_markdown(&s, "https://example.org/");
         for b in &ex.blocks {
             let t: String = b.text.chars().take(90).collect();
-            println!("{} {:?} {:?} ld={}/{} {}", if b.main { "M" } else { " " }, b.kind, b.section_type, b.link_chars, b.chars, t.replace('\n', " / "));
+            println!(
+                "{} {:?} {:?} ld={}/{} {}",
+                if b.main { "M" } else { " " },
+                b.kind,
+                b.section_type,
+                b.link_chars,
+                b.chars,
+                t.replace('\n', " / ")
+            );
         }
     }
     // Biggest dropped regions.
@@ -60,7 +85,11 @@ fn main() {
         .collect();
     dropped.sort_by(|a, b| b.cmp(a));
     for (raw, i) in dropped.iter().take(12) {
-        println!("DROP {:?} raw={raw} {}", an.own[*i as usize], describe(&doc, *i));
+        println!(
+            "DROP {:?} raw={raw} {}",
+            an.own[*i as usize],
+            describe(&doc, *i)
+        );
     }
 }
 

@@ -3,7 +3,8 @@
 use kerai_core::html::{self, BlockKind, SectionType};
 
 fn article() -> String {
-    let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/html/article.html");
+    let p =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/html/article.html");
     std::fs::read_to_string(p).unwrap()
 }
 
@@ -12,14 +13,33 @@ fn markdown_of_the_main_content() {
     let ex = html::to_markdown(&article(), "https://news.example.org/science/tidal");
     let md = &ex.markdown;
     assert_eq!(ex.title.as_deref(), Some("Tidal energy explained"));
-    assert!(md.starts_with("# Tidal energy explained\n\nTidal power converts"), "{md}");
+    assert!(
+        md.starts_with("# Tidal energy explained\n\nTidal power converts"),
+        "{md}"
+    );
     assert!(md.contains("It is **predictable**, unlike wind, and [tide tables](https://news.example.org/science/tides.html) are known"), "{md}");
     assert!(md.contains("\n\n## How it works\n\n"), "{md}");
     assert!(md.contains("- Tidal stream generators, which work like underwater wind turbines\n- Barrages, which hold water behind a dam\n  1. Ebb generation\n  2. Flood generation"), "{md}");
     assert!(md.contains("### Sites\n\n| Site | Country | Capacity (MW) |\n| --- | --- | --- |\n| Sihwa Lake | South Korea | 254 |\n| La Rance | France | 240 |"), "{md}");
-    assert!(md.contains("> The tide is the most reliable renewable resource we have, and we should use it."), "{md}");
-    assert!(md.contains("```python\npower = 0.5 * rho * area * v ** 3\nprint(power)\n```"), "{md}");
-    for boiler in ["Example News", "World news", "cookies", "By Jane Doe", "Share on Twitter", "Most read", "Copyright"] {
+    assert!(
+        md.contains(
+            "> The tide is the most reliable renewable resource we have, and we should use it."
+        ),
+        "{md}"
+    );
+    assert!(
+        md.contains("```python\npower = 0.5 * rho * area * v ** 3\nprint(power)\n```"),
+        "{md}"
+    );
+    for boiler in [
+        "Example News",
+        "World news",
+        "cookies",
+        "By Jane Doe",
+        "Share on Twitter",
+        "Most read",
+        "Copyright",
+    ] {
         assert!(!md.contains(boiler), "{boiler} in {md}");
     }
     assert_eq!(ex.language.as_deref(), Some("en"));
@@ -32,18 +52,32 @@ fn markdown_of_the_main_content() {
 #[test]
 fn blocks_are_typed() {
     let ex = html::to_markdown(&article(), "https://news.example.org/science/tidal");
-    let find = |t: &str| ex.blocks.iter().find(|b| b.text.starts_with(t)).unwrap_or_else(|| panic!("no block {t}"));
+    let find = |t: &str| {
+        ex.blocks
+            .iter()
+            .find(|b| b.text.starts_with(t))
+            .unwrap_or_else(|| panic!("no block {t}"))
+    };
     let h = find("How it works");
-    assert_eq!((h.kind, h.depth, h.section_type), (BlockKind::Heading, 2, SectionType::Content));
+    assert_eq!(
+        (h.kind, h.depth, h.section_type),
+        (BlockKind::Heading, 2, SectionType::Content)
+    );
     let item = find("Ebb generation");
     assert_eq!(item.kind, BlockKind::ListItem);
     assert_eq!(item.list_depth, 1);
-    assert_eq!(item.section_path, ["Tidal energy explained", "How it works"]);
+    assert_eq!(
+        item.section_path,
+        ["Tidal energy explained", "How it works"]
+    );
     assert_eq!(item.heading.as_deref(), Some("How it works"));
     assert_eq!(item.depth, 2);
     let table = find("Site | Country");
     assert_eq!(table.kind, BlockKind::Table);
-    assert_eq!(table.section_path, ["Tidal energy explained", "How it works", "Sites"]);
+    assert_eq!(
+        table.section_path,
+        ["Tidal energy explained", "How it works", "Sites"]
+    );
     assert_eq!(find("The tide is").kind, BlockKind::Quote);
     assert_eq!(find("power = 0.5").kind, BlockKind::Code);
     assert_eq!(find("World news").section_type, SectionType::Navigation);
@@ -51,9 +85,13 @@ fn blocks_are_typed() {
     assert_eq!(find("Ten ways").section_type, SectionType::Sidebar);
     assert_eq!(find("Copyright 2025").section_type, SectionType::Footer);
     assert!(!find("We use cookies").main);
-    assert!(ex.blocks.iter().filter(|b| b.main).all(|b| b.section_type == SectionType::Content));
+    assert!(ex
+        .blocks
+        .iter()
+        .filter(|b| b.main)
+        .all(|b| b.section_type == SectionType::Content));
     let json = serde_json::to_value(&ex).unwrap();
-    assert_eq!(json["blocks"][0]["section_type"].as_str().is_some(), true);
+    assert!(json["blocks"][0]["section_type"].as_str().is_some());
 }
 
 #[test]

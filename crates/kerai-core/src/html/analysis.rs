@@ -35,7 +35,9 @@ const MIN_PARA: u32 = 60;
 fn is_paragraph(doc: &Document, id: NodeId) -> bool {
     match doc.tag(id) {
         Some(Tag::P) => true,
-        Some(Tag::Div) => !doc.children(id).any(|c| doc.tag(c).is_some_and(|t| t.is_block() && t != Tag::Br)),
+        Some(Tag::Div) => !doc
+            .children(id)
+            .any(|c| doc.tag(c).is_some_and(|t| t.is_block() && t != Tag::Br)),
         _ => false,
     }
 }
@@ -111,17 +113,32 @@ impl Analysis {
         let mut region = vec![Region::None; n];
         for i in 0..n {
             let parent = doc.nodes[i].parent;
-            let inherited = if parent == NONE { Region::None } else { region[parent as usize] };
+            let inherited = if parent == NONE {
+                Region::None
+            } else {
+                region[parent as usize]
+            };
             let mut r = own[i];
             let hard = matches!(r, Region::NonText);
             let holds_article = raw[i] as f64 >= GUARD_SHARE * total
                 || (ptotal >= 200.0 && ptext[i] as f64 >= GUARD_P_SHARE * ptotal)
-                || (marked[i] && matches!(r, Region::Sidebar | Region::Navigation | Region::Ad | Region::Share) && doc.tag(i as NodeId).is_some_and(|t| !matches!(t, Tag::Aside | Tag::Nav)));
+                || (marked[i]
+                    && matches!(
+                        r,
+                        Region::Sidebar | Region::Navigation | Region::Ad | Region::Share
+                    )
+                    && doc
+                        .tag(i as NodeId)
+                        .is_some_and(|t| !matches!(t, Tag::Aside | Tag::Nav)));
             if r != Region::None && !hard && holds_article {
                 r = Region::None;
                 own[i] = Region::None;
             }
-            region[i] = if inherited != Region::None { inherited } else { r };
+            region[i] = if inherited != Region::None {
+                inherited
+            } else {
+                r
+            };
         }
         let mut text = vec![0u32; n];
         let mut link = vec![0u32; n];
@@ -145,7 +162,15 @@ impl Analysis {
                 commas[p as usize] += commas[i];
             }
         }
-        Analysis { own, region, text, link, commas, raw, body }
+        Analysis {
+            own,
+            region,
+            text,
+            link,
+            commas,
+            raw,
+            body,
+        }
     }
 
     /// Share of link text in the subtree (0 when it has no text).

@@ -128,13 +128,22 @@ pub struct Segmenter<'a> {
 
 #[derive(Clone)]
 enum Pending {
-    Item { marker: String, depth: u8, list: u32 },
+    Item {
+        marker: String,
+        depth: u8,
+        list: u32,
+    },
     Heading(u8),
 }
 
 impl<'a> Segmenter<'a> {
     /// A segmenter for `doc`; `roots` are the main-content roots.
-    pub fn new(doc: &'a Document, an: &'a Analysis, roots: &[NodeId], resolver: &'a Resolver) -> Self {
+    pub fn new(
+        doc: &'a Document,
+        an: &'a Analysis,
+        roots: &[NodeId],
+        resolver: &'a Resolver,
+    ) -> Self {
         let mut is_root = vec![false; doc.nodes.len()];
         for &r in roots {
             is_root[r as usize] = true;
@@ -152,19 +161,33 @@ impl<'a> Segmenter<'a> {
             next_list: 1,
             lists: Vec::new(),
             block_node: Document::ROOT,
-            roots: { let mut r = roots.to_vec(); r.sort_unstable(); r },
+            roots: {
+                let mut r = roots.to_vec();
+                r.sort_unstable();
+                r
+            },
             main_only: false,
         }
     }
 
     /// Seeds the heading path of main blocks with the page title (as level 1).
     pub fn seed_title(&mut self, title: &str) {
-        self.main_headings.push(Heading { level: 1, text: title.to_string(), anchor: None });
+        self.main_headings.push(Heading {
+            level: 1,
+            text: title.to_string(),
+            anchor: None,
+        });
     }
 
     /// Segments the subtree of `root` (normally the document).
     pub fn run(&mut self, root: NodeId) {
-        let ctx = Ctx { main: false, section: SectionType::Other, quote: false, pre: false, list_depth: 0 };
+        let ctx = Ctx {
+            main: false,
+            section: SectionType::Other,
+            quote: false,
+            pre: false,
+            list_depth: 0,
+        };
         self.walk(root, ctx);
         self.flush(ctx);
     }
@@ -187,15 +210,30 @@ impl<'a> Segmenter<'a> {
         let mut list_id = 0;
         let (kind, markdown) = match self.pending.take() {
             Some(Pending::Heading(level)) => {
-                let heading = Heading { level, text: text.clone(), anchor: self.doc.attr(self.block_node, "id").map(str::to_string) };
-                let stack = if ctx.main { &mut self.main_headings } else { &mut self.page_headings };
+                let heading = Heading {
+                    level,
+                    text: text.clone(),
+                    anchor: self.doc.attr(self.block_node, "id").map(str::to_string),
+                };
+                let stack = if ctx.main {
+                    &mut self.main_headings
+                } else {
+                    &mut self.page_headings
+                };
                 while stack.last().is_some_and(|h| h.level >= level) {
                     stack.pop();
                 }
                 stack.push(heading);
-                (BlockKind::Heading, format!("{} {}", "#".repeat(level as usize), md))
+                (
+                    BlockKind::Heading,
+                    format!("{} {}", "#".repeat(level as usize), md),
+                )
             }
-            Some(Pending::Item { marker, depth, list }) => {
+            Some(Pending::Item {
+                marker,
+                depth,
+                list,
+            }) => {
                 list_depth = depth;
                 list_id = list;
                 let indent = "  ".repeat(depth as usize);
@@ -203,7 +241,11 @@ impl<'a> Segmenter<'a> {
                 let pad = " ".repeat(indent.len() + marker.len() + 1);
                 let body = md.replace('\n', &format!("\n{pad}"));
                 // Later flushes inside the same item continue it without a new marker.
-                self.pending = Some(Pending::Item { marker: String::new(), depth, list });
+                self.pending = Some(Pending::Item {
+                    marker: String::new(),
+                    depth,
+                    list,
+                });
                 if marker.is_empty() {
                     (BlockKind::ListItem, format!("{pad}{body}"))
                 } else {
@@ -213,7 +255,9 @@ impl<'a> Segmenter<'a> {
             None if ctx.quote => (BlockKind::Quote, quote_md(&md)),
             None => (BlockKind::Paragraph, md),
         };
-        self.push_block(kind, text, markdown, ctx, chars, link_chars, list_depth, list_id);
+        self.push_block(
+            kind, text, markdown, ctx, chars, link_chars, list_depth, list_id,
+        );
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -228,7 +272,11 @@ impl<'a> Segmenter<'a> {
         list_depth: u8,
         list_id: u32,
     ) {
-        let stack = if ctx.main { &self.main_headings } else { &self.page_headings };
+        let stack = if ctx.main {
+            &self.main_headings
+        } else {
+            &self.page_headings
+        };
         let last = stack.last();
         self.blocks.push(Block {
             kind,
@@ -237,7 +285,11 @@ impl<'a> Segmenter<'a> {
             heading: last.map(|h| h.text.clone()),
             section_path: stack.iter().map(|h| h.text.clone()).collect(),
             depth: last.map_or(0, |h| h.level),
-            section_type: if ctx.main { SectionType::Content } else { ctx.section },
+            section_type: if ctx.main {
+                SectionType::Content
+            } else {
+                ctx.section
+            },
             main: ctx.main,
             anchor: last.and_then(|h| h.anchor.clone()),
             list_depth,
@@ -291,7 +343,9 @@ impl<'a> Segmenter<'a> {
             }
             NodeData::Element(e) => e.tag,
         };
-        let Some(c) = self.child_ctx(id, ctx) else { return };
+        let Some(c) = self.child_ctx(id, ctx) else {
+            return;
+        };
         if self.main_only && !c.main {
             let end = doc.subtree_end(id);
             if !self.roots.iter().any(|&r| r > id && r < end) {
@@ -336,7 +390,10 @@ impl<'a> Segmenter<'a> {
                 self.flush(ctx);
                 let list = self.next_list;
                 self.next_list += 1;
-                let start = doc.attr(id, "start").and_then(|s| s.trim().parse::<u32>().ok()).unwrap_or(1);
+                let start = doc
+                    .attr(id, "start")
+                    .and_then(|s| s.trim().parse::<u32>().ok())
+                    .unwrap_or(1);
                 self.lists.push((list, tag == Tag::Ol, start));
                 let mut inner = c;
                 inner.list_depth = ctx.list_depth.saturating_add(1);
@@ -358,14 +415,20 @@ impl<'a> Segmenter<'a> {
                     None => (0, "-".to_string()),
                 };
                 self.block_node = id;
-                self.pending = Some(Pending::Item { marker, depth: c.list_depth.saturating_sub(1), list });
+                self.pending = Some(Pending::Item {
+                    marker,
+                    depth: c.list_depth.saturating_sub(1),
+                    list,
+                });
                 self.walk_children(id, c);
                 self.flush(c);
                 self.pending = saved;
             }
             Tag::Table => {
                 self.flush(ctx);
-                if let Some((text, md, chars, link_chars)) = super::table::data_table(doc, id, self.an, self.resolver) {
+                if let Some((text, md, chars, link_chars)) =
+                    super::table::data_table(doc, id, self.an, self.resolver)
+                {
                     self.block_node = id;
                     self.push_block(BlockKind::Table, text, md, c, chars, link_chars, 0, 0);
                 } else {
@@ -405,7 +468,11 @@ impl<'a> Segmenter<'a> {
                 self.inline.close(t, 2, "**");
                 self.flush(c);
             }
-            _ if tag.is_block() || self.is_root[id as usize] || c.section != ctx.section || c.main != ctx.main => {
+            _ if tag.is_block()
+                || self.is_root[id as usize]
+                || c.section != ctx.section
+                || c.main != ctx.main =>
+            {
                 self.flush(ctx);
                 if self.pending.is_none() {
                     self.block_node = id;
@@ -424,14 +491,19 @@ impl<'a> Segmenter<'a> {
     }
 
     fn link(&mut self, id: NodeId, ctx: Ctx) {
-        let href = self.doc.attr(id, "href").and_then(|h| self.resolver.resolve_link(h));
-        let has_block = (id + 1..self.doc.subtree_end(id)).any(|d| self.doc.tag(d).is_some_and(|t| t.is_block()));
+        let href = self
+            .doc
+            .attr(id, "href")
+            .and_then(|h| self.resolver.resolve_link(h));
+        let has_block = (id + 1..self.doc.subtree_end(id))
+            .any(|d| self.doc.tag(d).is_some_and(|t| t.is_block()));
         self.inline.in_link += 1;
         match href {
             Some(url) if !has_block => {
                 let t = self.inline.open("[");
                 self.walk_children(id, ctx);
-                self.inline.close(t, 1, &format!("]({})", markdown_url(&url)));
+                self.inline
+                    .close(t, 1, &format!("]({})", markdown_url(&url)));
             }
             _ => self.walk_children(id, ctx),
         }
@@ -441,11 +513,22 @@ impl<'a> Segmenter<'a> {
 
 /// A URL as a markdown link destination (spaces and parentheses escaped).
 fn markdown_url(url: &str) -> String {
-    url.replace(' ', "%20").replace('(', "%28").replace(')', "%29")
+    url.replace(' ', "%20")
+        .replace('(', "%28")
+        .replace(')', "%29")
 }
 
 fn quote_md(md: &str) -> String {
-    md.lines().map(|l| if l.is_empty() { ">".to_string() } else { format!("> {l}") }).collect::<Vec<_>>().join("\n")
+    md.lines()
+        .map(|l| {
+            if l.is_empty() {
+                ">".to_string()
+            } else {
+                format!("> {l}")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// A fenced code block whose fence is longer than any backtick run inside.
@@ -471,8 +554,14 @@ fn code_language(doc: &Document, pre: NodeId) -> Option<String> {
     for id in ids {
         if let Some(class) = doc.attr(id, "class") {
             for w in class.split_whitespace() {
-                let lang = w.strip_prefix("language-").or_else(|| w.strip_prefix("lang-"));
-                if let Some(l) = lang.filter(|l| !l.is_empty() && l.chars().all(|c| c.is_ascii_alphanumeric() || "+-#_.".contains(c))) {
+                let lang = w
+                    .strip_prefix("language-")
+                    .or_else(|| w.strip_prefix("lang-"));
+                if let Some(l) = lang.filter(|l| {
+                    !l.is_empty()
+                        && l.chars()
+                            .all(|c| c.is_ascii_alphanumeric() || "+-#_.".contains(c))
+                }) {
                     return Some(l.to_string());
                 }
             }

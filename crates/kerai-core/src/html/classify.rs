@@ -40,7 +40,10 @@ impl Region {
 /// readability-style; used to weight candidate containers.
 pub fn class_weight(doc: &Document, id: NodeId) -> i32 {
     let mut w = 0;
-    if doc.attr(id, "itemprop").is_some_and(|v| v.eq_ignore_ascii_case("articleBody")) {
+    if doc
+        .attr(id, "itemprop")
+        .is_some_and(|v| v.eq_ignore_ascii_case("articleBody"))
+    {
         w += 50;
     }
     for attr in ["class", "id"] {
@@ -53,7 +56,9 @@ pub fn class_weight(doc: &Document, id: NodeId) -> i32 {
 
 /// The region kind of element `id` from its own tag and attributes (not its ancestors').
 pub fn region_of(doc: &Document, id: NodeId) -> Region {
-    let Some(el) = doc.element(id) else { return Region::None };
+    let Some(el) = doc.element(id) else {
+        return Region::None;
+    };
     match el.tag {
         Tag::Script
         | Tag::Style
@@ -91,7 +96,9 @@ pub fn region_of(doc: &Document, id: NodeId) -> Region {
     }
     if el.tag == Tag::Other {
         let name = doc.name(id);
-        if name.contains('-') && (name.contains("ad") || name.contains("share") || name.contains("social")) {
+        if name.contains('-')
+            && (name.contains("ad") || name.contains("share") || name.contains("social"))
+        {
             // Custom elements such as <amp-ad>, <social-share>.
             if name.contains("amp-ad") || name.contains("share") || name.contains("social") {
                 return Region::Ad;
@@ -139,78 +146,214 @@ fn is_hidden_style(style: &str) -> bool {
     if !style.contains("none") && !style.contains("hidden") {
         return false;
     }
-    let s: String = style.chars().filter(|c| !c.is_whitespace()).collect::<String>().to_ascii_lowercase();
+    let s: String = style
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect::<String>()
+        .to_ascii_lowercase();
     s.contains("display:none") || s.contains("visibility:hidden")
 }
 
 /// Class names that hide an element (matched whole, not as words: `field-label-hidden` is
 /// not hidden).
 const HIDDEN_CLASSES: &[&str] = &[
-    "hidden", "hide", "is-hidden", "u-hidden", "d-none", "sr-only", "visually-hidden", "visuallyhidden",
-    "screen-reader-text", "screen-reader-only", "screenreader", "offscreen", "invisible", "element-invisible",
-    "hidden-xs-up", "a11y-hidden", "accessibility", "sr-text",
+    "hidden",
+    "hide",
+    "is-hidden",
+    "u-hidden",
+    "d-none",
+    "sr-only",
+    "visually-hidden",
+    "visuallyhidden",
+    "screen-reader-text",
+    "screen-reader-only",
+    "screenreader",
+    "offscreen",
+    "invisible",
+    "element-invisible",
+    "hidden-xs-up",
+    "a11y-hidden",
+    "accessibility",
+    "sr-text",
 ];
 
 /// Substrings of class/id values that name the article body itself (`article-body`,
 /// `entry-content`, ...): such an element is never boilerplate. Matched with `-`/`_` or
 /// nothing between the two words.
 const CONTENT_MARKERS: &[(&str, &str)] = &[
-    ("article", "body"), ("article", "content"), ("article", "text"), ("entry", "content"), ("post", "content"),
-    ("post", "body"), ("story", "body"), ("story", "content"), ("story", "text"), ("main", "content"),
-    ("body", "text"), ("content", "body"), ("article", "bd"), ("news", "article"), ("post", "entry"),
-    ("entry", "body"), ("blog", "post"), ("post", "text"),
+    ("article", "body"),
+    ("article", "content"),
+    ("article", "text"),
+    ("entry", "content"),
+    ("post", "content"),
+    ("post", "body"),
+    ("story", "body"),
+    ("story", "content"),
+    ("story", "text"),
+    ("main", "content"),
+    ("body", "text"),
+    ("content", "body"),
+    ("article", "bd"),
+    ("news", "article"),
+    ("post", "entry"),
+    ("entry", "body"),
+    ("blog", "post"),
+    ("post", "text"),
 ];
 
 /// Whole words (between non-alphanumerics) and the region they name.
 const WORDS: &[(&str, Region)] = &[
-    ("nav", Region::Navigation), ("navbar", Region::Navigation), ("navigation", Region::Navigation),
-    ("menu", Region::Navigation), ("menubar", Region::Navigation), ("breadcrumb", Region::Navigation),
-    ("breadcrumbs", Region::Navigation), ("pagination", Region::Navigation), ("pager", Region::Navigation),
-    ("skiplink", Region::Navigation), ("topnav", Region::Navigation), ("subnav", Region::Navigation),
-    ("toolbar", Region::Navigation), ("header", Region::Header), ("masthead", Region::Header),
-    ("topbar", Region::Header), ("footer", Region::Footer), ("colophon", Region::Footer),
-    ("copyright", Region::Footer), ("sidebar", Region::Sidebar), ("widget", Region::Sidebar),
-    ("widgets", Region::Sidebar), ("aside", Region::Sidebar), ("disqus", Region::Comments),
-    ("respond", Region::Comments), ("replies", Region::Comments), ("share", Region::Share),
-    ("sharing", Region::Share), ("social", Region::Share), ("sharebar", Region::Share),
-    ("addthis", Region::Share), ("shares", Region::Share), ("ad", Region::Ad), ("ads", Region::Ad),
-    ("advert", Region::Ad), ("adverts", Region::Ad), ("advertisement", Region::Ad), ("adslot", Region::Ad),
-    ("adunit", Region::Ad), ("sponsored", Region::Ad), ("sponsor", Region::Ad), ("dfp", Region::Ad),
-    ("gpt", Region::Ad), ("outbrain", Region::Ad), ("taboola", Region::Ad), ("promo", Region::Ad),
-    ("promotion", Region::Ad), ("related", Region::Furniture), ("recommended", Region::Furniture),
-    ("recommendations", Region::Furniture), ("popular", Region::Furniture), ("trending", Region::Furniture),
-    ("newsletter", Region::Furniture), ("subscribe", Region::Furniture), ("signup", Region::Furniture),
-    ("cookie", Region::Furniture), ("cookies", Region::Furniture), ("consent", Region::Furniture),
-    ("gdpr", Region::Furniture), ("modal", Region::Furniture), ("popup", Region::Furniture),
-    ("overlay", Region::Furniture), ("byline", Region::Furniture), ("tags", Region::Furniture),
-    ("taglist", Region::Furniture), ("teaser", Region::Furniture), ("teasers", Region::Furniture),
-    ("author", Region::Furniture), ("authors", Region::Furniture), ("dateline", Region::Furniture),
-    ("timestamp", Region::Furniture), ("meta", Region::Furniture), ("caption", Region::Furniture),
-    ("credit", Region::Furniture), ("credits", Region::Furniture), ("gallery", Region::Furniture),
-    ("slideshow", Region::Furniture), ("carousel", Region::Furniture), ("lightbox", Region::Furniture),
-    ("tooltip", Region::Furniture), ("popover", Region::Furniture), ("rollover", Region::Furniture),
-    ("print", Region::Furniture), ("keywords", Region::Furniture),
+    ("nav", Region::Navigation),
+    ("navbar", Region::Navigation),
+    ("navigation", Region::Navigation),
+    ("menu", Region::Navigation),
+    ("menubar", Region::Navigation),
+    ("breadcrumb", Region::Navigation),
+    ("breadcrumbs", Region::Navigation),
+    ("pagination", Region::Navigation),
+    ("pager", Region::Navigation),
+    ("skiplink", Region::Navigation),
+    ("topnav", Region::Navigation),
+    ("subnav", Region::Navigation),
+    ("toolbar", Region::Navigation),
+    ("header", Region::Header),
+    ("masthead", Region::Header),
+    ("topbar", Region::Header),
+    ("footer", Region::Footer),
+    ("colophon", Region::Footer),
+    ("copyright", Region::Footer),
+    ("sidebar", Region::Sidebar),
+    ("widget", Region::Sidebar),
+    ("widgets", Region::Sidebar),
+    ("aside", Region::Sidebar),
+    ("disqus", Region::Comments),
+    ("respond", Region::Comments),
+    ("replies", Region::Comments),
+    ("share", Region::Share),
+    ("sharing", Region::Share),
+    ("social", Region::Share),
+    ("sharebar", Region::Share),
+    ("addthis", Region::Share),
+    ("shares", Region::Share),
+    ("ad", Region::Ad),
+    ("ads", Region::Ad),
+    ("advert", Region::Ad),
+    ("adverts", Region::Ad),
+    ("advertisement", Region::Ad),
+    ("adslot", Region::Ad),
+    ("adunit", Region::Ad),
+    ("sponsored", Region::Ad),
+    ("sponsor", Region::Ad),
+    ("dfp", Region::Ad),
+    ("gpt", Region::Ad),
+    ("outbrain", Region::Ad),
+    ("taboola", Region::Ad),
+    ("promo", Region::Ad),
+    ("promotion", Region::Ad),
+    ("related", Region::Furniture),
+    ("recommended", Region::Furniture),
+    ("recommendations", Region::Furniture),
+    ("popular", Region::Furniture),
+    ("trending", Region::Furniture),
+    ("newsletter", Region::Furniture),
+    ("subscribe", Region::Furniture),
+    ("signup", Region::Furniture),
+    ("cookie", Region::Furniture),
+    ("cookies", Region::Furniture),
+    ("consent", Region::Furniture),
+    ("gdpr", Region::Furniture),
+    ("modal", Region::Furniture),
+    ("popup", Region::Furniture),
+    ("overlay", Region::Furniture),
+    ("byline", Region::Furniture),
+    ("tags", Region::Furniture),
+    ("taglist", Region::Furniture),
+    ("teaser", Region::Furniture),
+    ("teasers", Region::Furniture),
+    ("author", Region::Furniture),
+    ("authors", Region::Furniture),
+    ("dateline", Region::Furniture),
+    ("timestamp", Region::Furniture),
+    ("meta", Region::Furniture),
+    ("caption", Region::Furniture),
+    ("credit", Region::Furniture),
+    ("credits", Region::Furniture),
+    ("gallery", Region::Furniture),
+    ("slideshow", Region::Furniture),
+    ("carousel", Region::Furniture),
+    ("lightbox", Region::Furniture),
+    ("tooltip", Region::Furniture),
+    ("popover", Region::Furniture),
+    ("rollover", Region::Furniture),
+    ("print", Region::Furniture),
+    ("keywords", Region::Furniture),
 ];
 
 /// Parts of longer words (`sharebuttons`, `relatedposts`) and the region they name.
 const PARTS: &[(&str, Region)] = &[
-    ("sidebar", Region::Sidebar), ("footer", Region::Footer), ("breadcrumb", Region::Navigation),
-    ("navbar", Region::Navigation), ("share", Region::Share), ("social", Region::Share),
-    ("advert", Region::Ad), ("sponsor", Region::Ad), ("outbrain", Region::Ad), ("taboola", Region::Ad),
-    ("related", Region::Furniture), ("newsletter", Region::Furniture), ("subscribe", Region::Furniture),
-    ("cookie", Region::Furniture), ("recommend", Region::Furniture), ("popular", Region::Furniture),
+    ("sidebar", Region::Sidebar),
+    ("footer", Region::Footer),
+    ("breadcrumb", Region::Navigation),
+    ("navbar", Region::Navigation),
+    ("share", Region::Share),
+    ("social", Region::Share),
+    ("advert", Region::Ad),
+    ("sponsor", Region::Ad),
+    ("outbrain", Region::Ad),
+    ("taboola", Region::Ad),
+    ("related", Region::Furniture),
+    ("newsletter", Region::Furniture),
+    ("subscribe", Region::Furniture),
+    ("cookie", Region::Furniture),
+    ("recommend", Region::Furniture),
+    ("popular", Region::Furniture),
 ];
 
 const POSITIVE: &[&str] = &[
-    "article", "body", "content", "entry", "hentry", "main", "page", "post", "text", "blog", "story",
+    "article", "body", "content", "entry", "hentry", "main", "page", "post", "text", "blog",
+    "story",
 ];
 const NEGATIVE: &[&str] = &[
-    "hidden", "banner", "combx", "comment", "com-", "contact", "foot", "footer", "footnote", "masthead",
-    "media", "meta", "outbrain", "promo", "related", "scroll", "share", "shoutbox", "sidebar",
-    "skyscraper", "sponsor", "shopping", "tags", "tool", "widget", "byline", "social", "caption",
+    "hidden",
+    "banner",
+    "combx",
+    "comment",
+    "com-",
+    "contact",
+    "foot",
+    "footer",
+    "footnote",
+    "masthead",
+    "media",
+    "meta",
+    "outbrain",
+    "promo",
+    "related",
+    "scroll",
+    "share",
+    "shoutbox",
+    "sidebar",
+    "skyscraper",
+    "sponsor",
+    "shopping",
+    "tags",
+    "tool",
+    "widget",
+    "byline",
+    "social",
+    "caption",
 ];
 /// Substrings that make the whole-class hidden check worth doing.
-const HIDDEN_HINTS: &[&str] = &["hid", "sr-", "invisible", "offscreen", "d-none", "screen", "a11y", "accessib"];
+const HIDDEN_HINTS: &[&str] = &[
+    "hid",
+    "sr-",
+    "invisible",
+    "offscreen",
+    "d-none",
+    "screen",
+    "a11y",
+    "accessib",
+];
 /// Substrings of embedded posts (`social-media-embed`, `twitter-tweet`): not share bars.
 const EMBED_HINTS: &[&str] = &["embed", "tweet", "instagram-media"];
 
@@ -300,7 +443,11 @@ fn is_alnum(b: Option<&u8>) -> bool {
 
 /// Reads a class or id value in one pass of the pattern matcher.
 pub fn scan(v: &str) -> ClassInfo {
-    let mut info = ClassInfo { region: Region::None, marker: false, weight: 0 };
+    let mut info = ClassInfo {
+        region: Region::None,
+        marker: false,
+        weight: 0,
+    };
     if v.is_empty() {
         return info;
     }
@@ -327,12 +474,21 @@ pub fn scan(v: &str) -> ClassInfo {
         if let Some(r) = meaning.part {
             found.push((s, r, false));
         }
-        if meaning.comment && word_start && !v[s..].get(..10).is_some_and(|t| t.eq_ignore_ascii_case("commentary")) {
+        if meaning.comment
+            && word_start
+            && !v[s..]
+                .get(..10)
+                .is_some_and(|t| t.eq_ignore_ascii_case("commentary"))
+        {
             found.push((s, Region::Comments, true));
         }
     }
-    info.weight = if neg { -25 } else { 0 } + if pos { 25 } else { 0 } + if info.marker { 25 } else { 0 };
-    if hidden_hint && v.split_ascii_whitespace().any(|c| HIDDEN_CLASSES.iter().any(|h| h.eq_ignore_ascii_case(c))) {
+    info.weight =
+        if neg { -25 } else { 0 } + if pos { 25 } else { 0 } + if info.marker { 25 } else { 0 };
+    if hidden_hint
+        && v.split_ascii_whitespace()
+            .any(|c| HIDDEN_CLASSES.iter().any(|h| h.eq_ignore_ascii_case(c)))
+    {
         info.region = Region::Hidden;
         return info;
     }

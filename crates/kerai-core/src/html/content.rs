@@ -18,17 +18,28 @@ const MIN_PARAGRAPH: u32 = 20;
 
 /// Whether `tag` is scored as a paragraph of its own.
 fn is_paragraph_tag(tag: Tag) -> bool {
-    matches!(tag, Tag::P | Tag::Pre | Tag::Td | Tag::Blockquote | Tag::Li | Tag::Dd)
+    matches!(
+        tag,
+        Tag::P | Tag::Pre | Tag::Td | Tag::Blockquote | Tag::Li | Tag::Dd
+    )
 }
 
 /// Whether element `id` has block-level element children (a div without them is a paragraph).
 fn has_block_child(doc: &Document, id: NodeId) -> bool {
-    doc.children(id).any(|c| doc.tag(c).is_some_and(|t| t.is_block() && t != Tag::Br))
+    doc.children(id)
+        .any(|c| doc.tag(c).is_some_and(|t| t.is_block() && t != Tag::Br))
 }
 
 /// Adds a paragraph's score `s` to `first` (fully), its parent (half) and three more
 /// ancestors (a third of the level).
-fn add_score(doc: &Document, an: &Analysis, first: NodeId, s: f64, score: &mut [f64], candidates: &mut Vec<NodeId>) {
+fn add_score(
+    doc: &Document,
+    an: &Analysis,
+    first: NodeId,
+    s: f64,
+    score: &mut [f64],
+    candidates: &mut Vec<NodeId>,
+) {
     let _ = an;
     let mut anc = first;
     let mut level = 0;
@@ -37,7 +48,8 @@ fn add_score(doc: &Document, an: &Analysis, first: NodeId, s: f64, score: &mut [
             break;
         }
         if score[anc as usize].is_nan() {
-            score[anc as usize] = base_score(doc.tag(anc).unwrap_or(Tag::Div)) + class_weight(doc, anc) as f64;
+            score[anc as usize] =
+                base_score(doc.tag(anc).unwrap_or(Tag::Div)) + class_weight(doc, anc) as f64;
             candidates.push(anc);
         }
         let div = match level {
@@ -77,7 +89,9 @@ fn base_score(tag: Tag) -> f64 {
     match tag {
         Tag::Div | Tag::Article | Tag::Main | Tag::Section => 5.0,
         Tag::Pre | Tag::Td | Tag::Blockquote => 3.0,
-        Tag::Address | Tag::Ol | Tag::Ul | Tag::Dl | Tag::Dd | Tag::Dt | Tag::Li | Tag::Form => -3.0,
+        Tag::Address | Tag::Ol | Tag::Ul | Tag::Dl | Tag::Dd | Tag::Dt | Tag::Li | Tag::Form => {
+            -3.0
+        }
         Tag::H1 | Tag::H2 | Tag::H3 | Tag::H4 | Tag::H5 | Tag::H6 | Tag::Th => -5.0,
         _ => 0.0,
     }
@@ -96,7 +110,12 @@ pub fn main_roots(doc: &Document, an: &Analysis) -> Vec<NodeId> {
         let block_children = has_block_child(doc, i);
         let is_para = is_paragraph_tag(tag) || (tag == Tag::Div && !block_children);
         if !is_para {
-            if block_children && !matches!(tag, Tag::Ul | Tag::Ol | Tag::Table | Tag::Tr | Tag::Tbody | Tag::Dl) {
+            if block_children
+                && !matches!(
+                    tag,
+                    Tag::Ul | Tag::Ol | Tag::Table | Tag::Tr | Tag::Tbody | Tag::Dl
+                )
+            {
                 // Runs of text directly inside a container count as its paragraphs.
                 for (len, commas) in text_runs(doc, an, i) {
                     if len >= MIN_PARAGRAPH {
@@ -127,11 +146,19 @@ pub fn main_roots(doc: &Document, an: &Analysis) -> Vec<NodeId> {
     if ranked.is_empty() {
         return vec![an.body];
     }
-    ranked.sort_by(|a, b| b.0.partial_cmp(&a.0).unwrap_or(std::cmp::Ordering::Equal).then(a.1.cmp(&b.1)));
+    ranked.sort_by(|a, b| {
+        b.0.partial_cmp(&a.0)
+            .unwrap_or(std::cmp::Ordering::Equal)
+            .then(a.1.cmp(&b.1))
+    });
     ranked.truncate(TOP_CANDIDATES);
     let (mut best_score, mut best) = ranked[0];
     // Several close runners-up under one ancestor: that ancestor holds the article.
-    let close: Vec<NodeId> = ranked[1..].iter().filter(|r| r.0 >= 0.75 * best_score).map(|r| r.1).collect();
+    let close: Vec<NodeId> = ranked[1..]
+        .iter()
+        .filter(|r| r.0 >= 0.75 * best_score)
+        .map(|r| r.1)
+        .collect();
     if close.len() >= 3 {
         let mut p = doc.node(best).parent;
         while p != NONE && p != an.body && doc.tag(p).is_some() {
@@ -208,14 +235,18 @@ pub fn main_roots(doc: &Document, an: &Analysis) -> Vec<NodeId> {
             let ld = an.link_density(sib);
             let text = doc.text_content(sib);
             let t = text.trim();
-            append = (len > 80 && ld < 0.25) || (len > 0 && len <= 80 && ld == 0.0 && t.ends_with('.'));
+            append =
+                (len > 80 && ld < 0.25) || (len > 0 && len <= 80 && ld == 0.0 && t.ends_with('.'));
         }
         if append {
             roots.push(sib);
         }
     }
     for t in twins {
-        if !roots.iter().any(|&r| is_ancestor(doc, r, t) || is_ancestor(doc, t, r)) {
+        if !roots
+            .iter()
+            .any(|&r| is_ancestor(doc, r, t) || is_ancestor(doc, t, r))
+        {
             roots.push(t);
         }
     }
@@ -229,7 +260,9 @@ const TWIN_LEVELS: usize = 4;
 /// Elements near `top` with the same tag and class: an article cut into chunks
 /// (`<div class="article-body">` repeated between ads).
 fn twins(doc: &Document, an: &Analysis, top: NodeId) -> Vec<NodeId> {
-    let Some(class) = doc.attr(top, "class").filter(|c| !c.trim().is_empty()) else { return Vec::new() };
+    let Some(class) = doc.attr(top, "class").filter(|c| !c.trim().is_empty()) else {
+        return Vec::new();
+    };
     let tag = doc.tag(top);
     let mut scope = top;
     for _ in 0..TWIN_LEVELS {

@@ -34,7 +34,10 @@ fn collapse(s: &str) -> String {
 /// The page title (see [`Extracted::title`]).
 fn title_of(doc: &Document, an: &Analysis) -> Option<String> {
     for h in doc.find_all(Tag::H1) {
-        if matches!(an.own[h as usize], super::classify::Region::Hidden | super::classify::Region::NonText) {
+        if matches!(
+            an.own[h as usize],
+            super::classify::Region::Hidden | super::classify::Region::NonText
+        ) {
             continue;
         }
         let t = collapse(&doc.text_content(h));
@@ -43,17 +46,30 @@ fn title_of(doc: &Document, an: &Analysis) -> Option<String> {
         }
     }
     for m in doc.find_all(Tag::Meta) {
-        if doc.attr(m, "property").is_some_and(|p| p.eq_ignore_ascii_case("og:title")) {
-            if let Some(c) = doc.attr(m, "content").map(collapse).filter(|c| !c.is_empty()) {
+        if doc
+            .attr(m, "property")
+            .is_some_and(|p| p.eq_ignore_ascii_case("og:title"))
+        {
+            if let Some(c) = doc
+                .attr(m, "content")
+                .map(collapse)
+                .filter(|c| !c.is_empty())
+            {
                 return Some(c);
             }
         }
     }
-    doc.find(Tag::Title).map(|t| collapse(&doc.text_content(t))).filter(|t| !t.is_empty())
+    doc.find(Tag::Title)
+        .map(|t| collapse(&doc.text_content(t)))
+        .filter(|t| !t.is_empty())
 }
 
 /// Blocks of the page with the main ones marked.
-pub(crate) fn segment(doc: &Document, url: &str, main_only: bool) -> (Vec<Block>, Option<String>, Resolver) {
+pub(crate) fn segment(
+    doc: &Document,
+    url: &str,
+    main_only: bool,
+) -> (Vec<Block>, Option<String>, Resolver) {
     let an = Analysis::new(doc);
     let roots = main_roots(doc, &an);
     let resolver = Resolver::new(doc, url);
@@ -75,7 +91,9 @@ fn join(blocks: &[Block], field: impl Fn(&Block) -> &str) -> String {
     let mut prev: Option<&Block> = None;
     for b in blocks.iter().filter(|b| b.main) {
         if let Some(p) = prev {
-            let same_list = b.kind == BlockKind::ListItem && p.kind == BlockKind::ListItem && (b.list_id == p.list_id || b.list_depth != p.list_depth);
+            let same_list = b.kind == BlockKind::ListItem
+                && p.kind == BlockKind::ListItem
+                && (b.list_id == p.list_id || b.list_depth != p.list_depth);
             out.push_str(if same_list { "\n" } else { "\n\n" });
         }
         out.push_str(field(b));
@@ -91,12 +109,27 @@ pub fn to_markdown(html: &str, url: &str) -> Extracted {
     let (blocks, title, _) = segment(&doc, url, false);
     let text = join(&blocks, |b| &b.text);
     let mut markdown = join(&blocks, |b| &b.markdown);
-    let first_is_h1 = blocks.iter().find(|b| b.main).is_some_and(|b| b.kind == BlockKind::Heading && b.depth == 1);
+    let first_is_h1 = blocks
+        .iter()
+        .find(|b| b.main)
+        .is_some_and(|b| b.kind == BlockKind::Heading && b.depth == 1);
     if let (Some(t), false) = (&title, first_is_h1) {
-        markdown = if markdown.is_empty() { format!("# {t}") } else { format!("# {t}\n\n{markdown}") };
+        markdown = if markdown.is_empty() {
+            format!("# {t}")
+        } else {
+            format!("# {t}\n\n{markdown}")
+        };
     }
     let language = super::language::page_language(&doc, &text);
-    Extracted { title, markdown, text, links: links_of(&doc, url), blocks, language, truncated: doc.truncated }
+    Extracted {
+        title,
+        markdown,
+        text,
+        links: links_of(&doc, url),
+        blocks,
+        language,
+        truncated: doc.truncated,
+    }
 }
 
 /// The plain text of the main content of `html` (no link URLs, no title): the AEB format.

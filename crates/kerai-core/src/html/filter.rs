@@ -13,26 +13,129 @@ use super::blocks::{Block, BlockKind};
 /// Short texts that are page furniture wherever they appear (compared lower case, without
 /// punctuation).
 const FURNITURE: &[&str] = &[
-    "advert", "advertisement", "advertising", "ad", "ads", "sponsored", "caption", "close", "open", "comments",
-    "comment", "share", "share this", "share this article", "share on facebook", "share on twitter", "tweet",
-    "email", "print", "related", "related tags", "related articles", "related stories", "related content",
-    "trending", "trending now", "read more", "continue reading", "post comment", "leave a comment",
-    "see more photos", "more", "loading", "skip", "skip ad", "subscribe", "sign up", "next", "previous",
-    "back to top", "view comments", "show comments", "recommended", "you may also like", "more stories",
-    "tags", "topics", "this slideshow requires javascript", "photo", "video", "watch", "listen",
+    "advert",
+    "advertisement",
+    "advertising",
+    "ad",
+    "ads",
+    "sponsored",
+    "caption",
+    "close",
+    "open",
+    "comments",
+    "comment",
+    "share",
+    "share this",
+    "share this article",
+    "share on facebook",
+    "share on twitter",
+    "tweet",
+    "email",
+    "print",
+    "related",
+    "related tags",
+    "related articles",
+    "related stories",
+    "related content",
+    "trending",
+    "trending now",
+    "read more",
+    "continue reading",
+    "post comment",
+    "leave a comment",
+    "see more photos",
+    "more",
+    "loading",
+    "skip",
+    "skip ad",
+    "subscribe",
+    "sign up",
+    "next",
+    "previous",
+    "back to top",
+    "view comments",
+    "show comments",
+    "recommended",
+    "you may also like",
+    "more stories",
+    "tags",
+    "topics",
+    "this slideshow requires javascript",
+    "photo",
+    "video",
+    "watch",
+    "listen",
 ];
 
 /// Month names and the words that make a short line a dateline.
 const DATE_WORDS: &[&str] = &[
-    "january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
-    "november", "december", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov",
-    "dec", "updated", "published", "posted", "am", "pm", "est", "edt", "cst", "cdt", "pst", "pdt", "gmt",
-    "utc", "ist", "bst", "cet", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
-    "on", "at", "by", "last", "modified", "first", "ago", "hours", "minutes", "min", "read", "mins",
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+    "jan",
+    "feb",
+    "mar",
+    "apr",
+    "jun",
+    "jul",
+    "aug",
+    "sep",
+    "sept",
+    "oct",
+    "nov",
+    "dec",
+    "updated",
+    "published",
+    "posted",
+    "am",
+    "pm",
+    "est",
+    "edt",
+    "cst",
+    "cdt",
+    "pst",
+    "pdt",
+    "gmt",
+    "utc",
+    "ist",
+    "bst",
+    "cet",
+    "monday",
+    "tuesday",
+    "wednesday",
+    "thursday",
+    "friday",
+    "saturday",
+    "sunday",
+    "on",
+    "at",
+    "by",
+    "last",
+    "modified",
+    "first",
+    "ago",
+    "hours",
+    "minutes",
+    "min",
+    "read",
+    "mins",
 ];
 
 fn normalized(s: &str) -> String {
-    s.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect::<Vec<_>>().join(" ").to_lowercase()
+    s.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_lowercase()
 }
 
 /// A short line made of a date and dateline words ("Updated 5:27 am CST, Wednesday, November 20, 2019").
@@ -40,12 +143,22 @@ fn is_dateline(text: &str) -> bool {
     if text.chars().count() > 120 {
         return false;
     }
-    let words: Vec<String> = normalized(text).split(' ').filter(|w| !w.is_empty()).map(str::to_string).collect();
+    let words: Vec<String> = normalized(text)
+        .split(' ')
+        .filter(|w| !w.is_empty())
+        .map(str::to_string)
+        .collect();
     if words.is_empty() {
         return false;
     }
-    let numeric = words.iter().filter(|w| w.chars().all(|c| c.is_ascii_digit())).count();
-    let datey = words.iter().filter(|w| DATE_WORDS.contains(&w.as_str())).count();
+    let numeric = words
+        .iter()
+        .filter(|w| w.chars().all(|c| c.is_ascii_digit()))
+        .count();
+    let datey = words
+        .iter()
+        .filter(|w| DATE_WORDS.contains(&w.as_str()))
+        .count();
     numeric >= 1 && numeric + datey == words.len()
 }
 
@@ -57,10 +170,16 @@ pub fn filter_main(blocks: &mut [Block], title: Option<&str>) {
     let mut seen: HashMap<String, usize> = HashMap::new();
     for (i, b) in blocks.iter_mut().filter(|b| b.main).enumerate() {
         let norm = normalized(&b.text);
-        let ld = if b.chars == 0 { 0.0 } else { b.link_chars as f64 / b.chars as f64 };
+        let ld = if b.chars == 0 {
+            0.0
+        } else {
+            b.link_chars as f64 / b.chars as f64
+        };
         let drop = norm.is_empty()
             || (b.kind != BlockKind::Heading && ld > 0.7 && b.chars < 300)
-            || (b.kind == BlockKind::Heading && b.depth == 1 && title_norm.as_deref() == Some(norm.as_str()))
+            || (b.kind == BlockKind::Heading
+                && b.depth == 1
+                && title_norm.as_deref() == Some(norm.as_str()))
             || (norm.len() < 40 && FURNITURE.contains(&norm.as_str()))
             || is_dateline(&b.text)
             || (norm.len() >= 20 && seen.insert(norm, i).is_some_and(|j| i - j <= REPEAT_WINDOW));
@@ -76,8 +195,12 @@ mod tests {
 
     #[test]
     fn datelines() {
-        assert!(is_dateline("Updated 5:27 am CST, Wednesday, November 20, 2019"));
+        assert!(is_dateline(
+            "Updated 5:27 am CST, Wednesday, November 20, 2019"
+        ));
         assert!(is_dateline("NOVEMBER 20, 2019 10:43"));
-        assert!(!is_dateline("On November 20, 2019 the council met at noon."));
+        assert!(!is_dateline(
+            "On November 20, 2019 the council met at noon."
+        ));
     }
 }

@@ -13,24 +13,81 @@ use super::dom::{Document, Tag};
 
 /// The languages considered by default (the common languages of the web; a smaller set makes
 /// short texts far more accurate): en de fr es it pt nl ru zh ja pl sv tr ar ko cs.
-pub const DEFAULT_LANGUAGES: &[&str] =
-    &["en", "de", "fr", "es", "it", "pt", "nl", "ru", "zh", "ja", "pl", "sv", "tr", "ar", "ko", "cs"];
+pub const DEFAULT_LANGUAGES: &[&str] = &[
+    "en", "de", "fr", "es", "it", "pt", "nl", "ru", "zh", "ja", "pl", "sv", "tr", "ar", "ko", "cs",
+];
 
 const CODES: &[(Lang, &str)] = &[
-    (Lang::Epo, "eo"), (Lang::Eng, "en"), (Lang::Rus, "ru"), (Lang::Cmn, "zh"), (Lang::Spa, "es"),
-    (Lang::Por, "pt"), (Lang::Ita, "it"), (Lang::Ben, "bn"), (Lang::Fra, "fr"), (Lang::Deu, "de"),
-    (Lang::Ukr, "uk"), (Lang::Kat, "ka"), (Lang::Ara, "ar"), (Lang::Hin, "hi"), (Lang::Jpn, "ja"),
-    (Lang::Heb, "he"), (Lang::Yid, "yi"), (Lang::Pol, "pl"), (Lang::Amh, "am"), (Lang::Jav, "jv"),
-    (Lang::Kor, "ko"), (Lang::Nob, "nb"), (Lang::Dan, "da"), (Lang::Swe, "sv"), (Lang::Fin, "fi"),
-    (Lang::Tur, "tr"), (Lang::Nld, "nl"), (Lang::Hun, "hu"), (Lang::Ces, "cs"), (Lang::Ell, "el"),
-    (Lang::Bul, "bg"), (Lang::Bel, "be"), (Lang::Mar, "mr"), (Lang::Kan, "kn"), (Lang::Ron, "ro"),
-    (Lang::Slv, "sl"), (Lang::Hrv, "hr"), (Lang::Srp, "sr"), (Lang::Mkd, "mk"), (Lang::Lit, "lt"),
-    (Lang::Lav, "lv"), (Lang::Est, "et"), (Lang::Tam, "ta"), (Lang::Vie, "vi"), (Lang::Urd, "ur"),
-    (Lang::Tha, "th"), (Lang::Guj, "gu"), (Lang::Uzb, "uz"), (Lang::Pan, "pa"), (Lang::Aze, "az"),
-    (Lang::Ind, "id"), (Lang::Tel, "te"), (Lang::Pes, "fa"), (Lang::Mal, "ml"), (Lang::Ori, "or"),
-    (Lang::Mya, "my"), (Lang::Nep, "ne"), (Lang::Sin, "si"), (Lang::Khm, "km"), (Lang::Tuk, "tk"),
-    (Lang::Aka, "ak"), (Lang::Zul, "zu"), (Lang::Sna, "sn"), (Lang::Afr, "af"), (Lang::Lat, "la"),
-    (Lang::Slk, "sk"), (Lang::Cat, "ca"), (Lang::Tgl, "tl"), (Lang::Hye, "hy"), (Lang::Cym, "cy"),
+    (Lang::Epo, "eo"),
+    (Lang::Eng, "en"),
+    (Lang::Rus, "ru"),
+    (Lang::Cmn, "zh"),
+    (Lang::Spa, "es"),
+    (Lang::Por, "pt"),
+    (Lang::Ita, "it"),
+    (Lang::Ben, "bn"),
+    (Lang::Fra, "fr"),
+    (Lang::Deu, "de"),
+    (Lang::Ukr, "uk"),
+    (Lang::Kat, "ka"),
+    (Lang::Ara, "ar"),
+    (Lang::Hin, "hi"),
+    (Lang::Jpn, "ja"),
+    (Lang::Heb, "he"),
+    (Lang::Yid, "yi"),
+    (Lang::Pol, "pl"),
+    (Lang::Amh, "am"),
+    (Lang::Jav, "jv"),
+    (Lang::Kor, "ko"),
+    (Lang::Nob, "nb"),
+    (Lang::Dan, "da"),
+    (Lang::Swe, "sv"),
+    (Lang::Fin, "fi"),
+    (Lang::Tur, "tr"),
+    (Lang::Nld, "nl"),
+    (Lang::Hun, "hu"),
+    (Lang::Ces, "cs"),
+    (Lang::Ell, "el"),
+    (Lang::Bul, "bg"),
+    (Lang::Bel, "be"),
+    (Lang::Mar, "mr"),
+    (Lang::Kan, "kn"),
+    (Lang::Ron, "ro"),
+    (Lang::Slv, "sl"),
+    (Lang::Hrv, "hr"),
+    (Lang::Srp, "sr"),
+    (Lang::Mkd, "mk"),
+    (Lang::Lit, "lt"),
+    (Lang::Lav, "lv"),
+    (Lang::Est, "et"),
+    (Lang::Tam, "ta"),
+    (Lang::Vie, "vi"),
+    (Lang::Urd, "ur"),
+    (Lang::Tha, "th"),
+    (Lang::Guj, "gu"),
+    (Lang::Uzb, "uz"),
+    (Lang::Pan, "pa"),
+    (Lang::Aze, "az"),
+    (Lang::Ind, "id"),
+    (Lang::Tel, "te"),
+    (Lang::Pes, "fa"),
+    (Lang::Mal, "ml"),
+    (Lang::Ori, "or"),
+    (Lang::Mya, "my"),
+    (Lang::Nep, "ne"),
+    (Lang::Sin, "si"),
+    (Lang::Khm, "km"),
+    (Lang::Tuk, "tk"),
+    (Lang::Aka, "ak"),
+    (Lang::Zul, "zu"),
+    (Lang::Sna, "sn"),
+    (Lang::Afr, "af"),
+    (Lang::Lat, "la"),
+    (Lang::Slk, "sk"),
+    (Lang::Cat, "ca"),
+    (Lang::Tgl, "tl"),
+    (Lang::Hye, "hy"),
+    (Lang::Cym, "cy"),
 ];
 
 /// The ISO 639-1 code of a whatlang language.
@@ -40,8 +97,15 @@ fn iso1(l: Lang) -> &'static str {
 
 /// The whatlang language of an ISO 639-1 code (`no` is read as Bokmål).
 fn from_iso1(code: &str) -> Option<Lang> {
-    let code = if code.eq_ignore_ascii_case("no") { "nb" } else { code };
-    CODES.iter().find(|c| c.1.eq_ignore_ascii_case(code)).map(|c| c.0)
+    let code = if code.eq_ignore_ascii_case("no") {
+        "nb"
+    } else {
+        code
+    };
+    CODES
+        .iter()
+        .find(|c| c.1.eq_ignore_ascii_case(code))
+        .map(|c| c.0)
 }
 
 /// Every language whatlang knows, as ISO 639-1 codes.
@@ -85,8 +149,14 @@ fn ranked(text: &str, languages: &[&str], top: usize) -> Vec<(String, f64)> {
     let mut out: Vec<(String, f64)> = Vec::new();
     let mut left = 1.0;
     while out.len() < top && !allowed.is_empty() {
-        let Some(info) = Detector::with_allowlist(allowed.clone()).detect(text) else { break };
-        let share = if allowed.len() == 1 { 1.0 } else { 0.5 + info.confidence() / 2.0 };
+        let Some(info) = Detector::with_allowlist(allowed.clone()).detect(text) else {
+            break;
+        };
+        let share = if allowed.len() == 1 {
+            1.0
+        } else {
+            0.5 + info.confidence() / 2.0
+        };
         let p = left * share;
         out.push((iso1(info.lang()).to_string(), p));
         left -= p;
@@ -100,13 +170,19 @@ fn ranked(text: &str, languages: &[&str], top: usize) -> Vec<(String, f64)> {
 
 /// The probability that `text` is in `language` (ISO 639-1), from [`detect_language_among`].
 pub fn probability_of(text: &str, language: &str, languages: &[&str]) -> f64 {
-    detect_language_among(text, languages).iter().find(|(l, _)| l.eq_ignore_ascii_case(language)).map_or(0.0, |c| c.1)
+    detect_language_among(text, languages)
+        .iter()
+        .find(|(l, _)| l.eq_ignore_ascii_case(language))
+        .map_or(0.0, |c| c.1)
 }
 
 /// The `<html lang>` primary subtag, lower case.
 pub fn declared_language(doc: &Document) -> Option<String> {
     let html = doc.find(Tag::Html)?;
-    let lang = doc.attr(html, "lang").or_else(|| doc.attr(html, "xml:lang"))?.trim();
+    let lang = doc
+        .attr(html, "lang")
+        .or_else(|| doc.attr(html, "xml:lang"))?
+        .trim();
     let primary = lang.split(['-', '_']).next()?.to_ascii_lowercase();
     (primary.len() == 2 || primary.len() == 3).then_some(primary)
 }
@@ -133,13 +209,23 @@ mod tests {
 
     #[test]
     fn ranks_languages() {
-        let d = detect_language("The quick brown fox jumps over the lazy dog and keeps running through the field.");
+        let d = detect_language(
+            "The quick brown fox jumps over the lazy dog and keeps running through the field.",
+        );
         assert_eq!(d[0].0, "en");
         assert!(d[0].1 > 0.9, "{d:?}");
-        let d = detect_language("Der schnelle braune Fuchs springt über den faulen Hund und läuft weiter.");
+        let d = detect_language(
+            "Der schnelle braune Fuchs springt über den faulen Hund und läuft weiter.",
+        );
         assert_eq!(d[0].0, "de");
         assert!(d.windows(2).all(|w| w[0].1 >= w[1].1));
         assert!(detect_language("12345 !!!").is_empty());
-        assert!(probability_of("Facultad de Ingeniería – Admisiones", "en", DEFAULT_LANGUAGES) < 0.8);
+        assert!(
+            probability_of(
+                "Facultad de Ingeniería – Admisiones",
+                "en",
+                DEFAULT_LANGUAGES
+            ) < 0.8
+        );
     }
 }

@@ -37,7 +37,11 @@ impl Resolver {
     /// A resolver for `doc` fetched from `page_url` (honours the first `<base href>`).
     pub fn new(doc: &Document, page_url: &str) -> Resolver {
         let page = Url::parse(page_url.trim()).ok();
-        let base_href = doc.find(Tag::Base).and_then(|b| doc.attr(b, "href")).map(str::trim).filter(|h| !h.is_empty());
+        let base_href = doc
+            .find(Tag::Base)
+            .and_then(|b| doc.attr(b, "href"))
+            .map(str::trim)
+            .filter(|h| !h.is_empty());
         let base = match (base_href, &page) {
             (Some(h), Some(p)) => p.join(h).ok().or(page.clone()),
             (Some(h), None) => Url::parse(h).ok(),
@@ -54,7 +58,18 @@ impl Resolver {
             return None;
         }
         let lower_scheme = h.split(':').next().unwrap_or("").to_ascii_lowercase();
-        if matches!(lower_scheme.as_str(), "javascript" | "mailto" | "tel" | "data" | "about" | "blob" | "sms" | "callto" | "vbscript") {
+        if matches!(
+            lower_scheme.as_str(),
+            "javascript"
+                | "mailto"
+                | "tel"
+                | "data"
+                | "about"
+                | "blob"
+                | "sms"
+                | "callto"
+                | "vbscript"
+        ) {
             return None;
         }
         let mut u = match &self.base {
@@ -76,7 +91,8 @@ impl Resolver {
 
 /// Document types a crawler fetches besides pages, by path extension.
 const DOCUMENT_TYPES: &[&str] = &[
-    "pdf", "doc", "docx", "xls", "xlsx", "ppt", "pptx", "odt", "ods", "odp", "epub", "rtf", "csv", "txt", "xml",
+    "pdf", "doc", "docx", "xls", "xlsx", "ppt", "pptx", "odt", "ods", "odp", "epub", "rtf", "csv",
+    "txt", "xml",
 ];
 
 fn document_type(url: &str) -> Option<String> {
@@ -95,8 +111,11 @@ fn collapse(s: &str) -> String {
 pub fn links_of(doc: &Document, base_url: &str) -> Vec<Link> {
     let resolver = Resolver::new(doc, base_url);
     let page_nofollow = doc.find_all(Tag::Meta).any(|m| {
-        doc.attr(m, "name").is_some_and(|n| n.eq_ignore_ascii_case("robots"))
-            && doc.attr(m, "content").is_some_and(|c| c.to_ascii_lowercase().contains("nofollow"))
+        doc.attr(m, "name")
+            .is_some_and(|n| n.eq_ignore_ascii_case("robots"))
+            && doc
+                .attr(m, "content")
+                .is_some_and(|c| c.to_ascii_lowercase().contains("nofollow"))
     });
     let mut seen = std::collections::HashSet::new();
     let mut out = Vec::new();
@@ -109,19 +128,40 @@ pub fn links_of(doc: &Document, base_url: &str) -> Vec<Link> {
                 if !rel.split_whitespace().any(|r| r == "alternate") {
                     continue;
                 }
-                ("href", doc.attr(id, "title").map(collapse).unwrap_or_default())
+                (
+                    "href",
+                    doc.attr(id, "title").map(collapse).unwrap_or_default(),
+                )
             }
-            Tag::Iframe | Tag::Frame => ("src", doc.attr(id, "title").map(collapse).unwrap_or_default()),
+            Tag::Iframe | Tag::Frame => (
+                "src",
+                doc.attr(id, "title").map(collapse).unwrap_or_default(),
+            ),
             _ => continue,
         };
-        let Some(href) = doc.attr(id, attr) else { continue };
-        let Some(url) = resolver.resolve(href) else { continue };
+        let Some(href) = doc.attr(id, attr) else {
+            continue;
+        };
+        let Some(url) = resolver.resolve(href) else {
+            continue;
+        };
         if !seen.insert(url.clone()) {
             continue;
         }
-        let rel = doc.attr(id, "rel").unwrap_or("").trim().to_ascii_lowercase();
-        let nofollow = page_nofollow || rel.split_whitespace().any(|r| matches!(r, "nofollow" | "ugc" | "sponsored"));
-        let hreflang = if tag == Tag::Link { doc.attr(id, "hreflang").map(|s| s.trim().to_string()) } else { None };
+        let rel = doc
+            .attr(id, "rel")
+            .unwrap_or("")
+            .trim()
+            .to_ascii_lowercase();
+        let nofollow = page_nofollow
+            || rel
+                .split_whitespace()
+                .any(|r| matches!(r, "nofollow" | "ugc" | "sponsored"));
+        let hreflang = if tag == Tag::Link {
+            doc.attr(id, "hreflang").map(|s| s.trim().to_string())
+        } else {
+            None
+        };
         out.push(Link {
             document: document_type(&url),
             url,
@@ -147,7 +187,10 @@ fn link_text(doc: &Document, id: NodeId) -> String {
             }
         }
     }
-    doc.attr(id, "title").or_else(|| doc.attr(id, "aria-label")).map(collapse).unwrap_or_default()
+    doc.attr(id, "title")
+        .or_else(|| doc.attr(id, "aria-label"))
+        .map(collapse)
+        .unwrap_or_default()
 }
 
 /// All links of `html` (a page fetched from `base_url`), first occurrence of each URL, in
@@ -169,7 +212,15 @@ mod tests {
             <iframe src="https://v.x.org/embed/1"></iframe>"##;
         let l = links(html, "https://x.org/start/page.html");
         let urls: Vec<&str> = l.iter().map(|l| l.url.as_str()).collect();
-        assert_eq!(urls, ["https://x.org/de/", "https://x.org/docs/a.html", "https://cdn.x.org/r.PDF", "https://v.x.org/embed/1"]);
+        assert_eq!(
+            urls,
+            [
+                "https://x.org/de/",
+                "https://x.org/docs/a.html",
+                "https://cdn.x.org/r.PDF",
+                "https://v.x.org/embed/1"
+            ]
+        );
         assert_eq!(l[0].hreflang.as_deref(), Some("de"));
         assert_eq!(l[1].text, "A");
         assert!(!l[1].nofollow);
@@ -180,7 +231,10 @@ mod tests {
 
     #[test]
     fn robots_nofollow_applies_to_all() {
-        let l = links("<meta name=robots content='noindex, nofollow'><a href=/x>x</a>", "http://h.org/");
+        let l = links(
+            "<meta name=robots content='noindex, nofollow'><a href=/x>x</a>",
+            "http://h.org/",
+        );
         assert!(l[0].nofollow);
         assert_eq!(l[0].url, "http://h.org/x");
     }

@@ -33,7 +33,11 @@ fn hash_str(s: &[char]) -> u64 {
 
 /// Lower case, alphanumerics only, single spaces.
 pub fn normalize(text: &str) -> String {
-    text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect::<Vec<_>>().join(" ").to_lowercase()
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_lowercase()
 }
 
 /// The signature of `text` (after [`normalize`]).
@@ -85,7 +89,9 @@ impl DedupIndex {
         for k in &keys {
             if let Some(list) = self.buckets.get(k) {
                 for &i in list {
-                    if similarity(&self.signatures[i], &sig) >= threshold && best.is_none_or(|b| i < b) {
+                    if similarity(&self.signatures[i], &sig) >= threshold
+                        && best.is_none_or(|b| i < b)
+                    {
                         best = Some(i);
                     }
                 }

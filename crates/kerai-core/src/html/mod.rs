@@ -21,5 +21,7 @@ pub mod table;
 pub use blocks::{Block, BlockKind, SectionType};
 pub use extract::{to_markdown, to_text, Extracted};
 pub use links::{links, Link};
+pub use source_records::{
+    source_records, PageInput, SourceOptions, SourceRecord, SourceRecordsOutput,
+};
 pub use structured::{extract_structured, extract_structured_at, Structured};
-pub use source_records::{source_records, PageInput, SourceOptions, SourceRecord, SourceRecordsOutput};

@@ -11,7 +11,9 @@ fn is_word(c: char) -> bool {
 
 /// The `\w+` tokens of `text`.
 pub fn tokens(text: &str) -> Vec<&str> {
-    text.split(|c: char| !is_word(c)).filter(|t| !t.is_empty()).collect()
+    text.split(|c: char| !is_word(c))
+        .filter(|t| !t.is_empty())
+        .collect()
 }
 
 fn shingles<'a>(toks: &[&'a str]) -> HashMap<Vec<&'a str>, u32> {
@@ -45,7 +47,11 @@ pub fn page_counts(truth: &str, predicted: &str) -> (f64, f64, f64, bool) {
     let fp = p.values().sum::<u32>() as f64 - tp;
     let fnn = t.values().sum::<u32>() as f64 - tp;
     let total = tp + fp + fnn;
-    let (tp, fp, fnn) = if total > 0.0 { (tp / total, fp / total, fnn / total) } else { (tp, fp, fnn) };
+    let (tp, fp, fnn) = if total > 0.0 {
+        (tp / total, fp / total, fnn / total)
+    } else {
+        (tp, fp, fnn)
+    };
     (tp, fp, fnn, tt == pt)
 }
 
@@ -62,14 +68,41 @@ pub struct Score {
 /// Aggregates per-page counts as the benchmark does (precision over pages that predicted
 /// something, recall over pages with a truth).
 pub fn aggregate(rows: &[(f64, f64, f64, bool)]) -> Score {
-    let precs: Vec<f64> = rows.iter().filter(|r| r.0 + r.1 > 0.0).map(|r| r.0 / (r.0 + r.1)).collect();
-    let recs: Vec<f64> = rows.iter().filter(|r| r.0 + r.2 > 0.0).map(|r| r.0 / (r.0 + r.2)).collect();
-    let mean = |v: &[f64]| if v.is_empty() { 0.0 } else { v.iter().sum::<f64>() / v.len() as f64 };
+    let precs: Vec<f64> = rows
+        .iter()
+        .filter(|r| r.0 + r.1 > 0.0)
+        .map(|r| r.0 / (r.0 + r.1))
+        .collect();
+    let recs: Vec<f64> = rows
+        .iter()
+        .filter(|r| r.0 + r.2 > 0.0)
+        .map(|r| r.0 / (r.0 + r.2))
+        .collect();
+    let mean = |v: &[f64]| {
+        if v.is_empty() {
+            0.0
+        } else {
+            v.iter().sum::<f64>() / v.len() as f64
+        }
+    };
     let p = mean(&precs);
     let r = mean(&recs);
-    let f1 = if p + r > 0.0 { 2.0 * p * r / (p + r) } else { 0.0 };
-    let accuracy = if rows.is_empty() { 0.0 } else { rows.iter().filter(|r| r.3).count() as f64 / rows.len() as f64 };
-    Score { f1, precision: p, recall: r, accuracy }
+    let f1 = if p + r > 0.0 {
+        2.0 * p * r / (p + r)
+    } else {
+        0.0
+    };
+    let accuracy = if rows.is_empty() {
+        0.0
+    } else {
+        rows.iter().filter(|r| r.3).count() as f64 / rows.len() as f64
+    };
+    Score {
+        f1,
+        precision: p,
+        recall: r,
+        accuracy,
+    }
 }
 
 #[cfg(test)]
@@ -80,7 +113,11 @@ mod tests {
     fn shingle_counts() {
         assert_eq!(tokens("Héllo, wörld_1 — 42!"), ["Héllo", "wörld_1", "42"]);
         let (tp, fp, fnn, exact) = page_counts("a b c d e", "a b c d x");
-        assert!((tp - 1.0 / 3.0).abs() < 1e-9 && (fp - 1.0 / 3.0).abs() < 1e-9 && (fnn - 1.0 / 3.0).abs() < 1e-9);
+        assert!(
+            (tp - 1.0 / 3.0).abs() < 1e-9
+                && (fp - 1.0 / 3.0).abs() < 1e-9
+                && (fnn - 1.0 / 3.0).abs() < 1e-9
+        );
         assert!(!exact);
         let s = aggregate(&[page_counts("x y", "x y"), page_counts("a b c d", "")]);
         assert_eq!(s.precision, 1.0);

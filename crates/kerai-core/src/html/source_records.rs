@@ -165,21 +165,92 @@ pub struct SourceRecordsOutput {
 
 /// Targets that are site navigation or administration rather than entities (rule 4).
 const ADMIN_TERMS: &[&str] = &[
-    "admission", "admissions", "apply", "apply now", "about", "about us", "contact", "contact us", "home",
-    "news", "events", "news and events", "news events", "login", "log in", "sign in", "search", "menu",
-    "careers", "jobs", "giving", "give", "donate", "make a gift", "directory", "calendar", "privacy",
-    "privacy policy", "terms", "terms of use", "sitemap", "site map", "accessibility", "faq", "faqs", "help",
-    "support", "visit", "visit us", "tuition", "financial aid", "tuition and financial aid", "registrar",
-    "bookstore", "parking", "maps", "map", "emergency", "policies", "more", "read more", "learn more",
-    "view all", "see all", "back", "back to top", "subscribe", "newsletter", "follow us", "share", "email",
-    "print", "portal", "my account", "webmail", "intranet", "request info", "request information",
+    "admission",
+    "admissions",
+    "apply",
+    "apply now",
+    "about",
+    "about us",
+    "contact",
+    "contact us",
+    "home",
+    "news",
+    "events",
+    "news and events",
+    "news events",
+    "login",
+    "log in",
+    "sign in",
+    "search",
+    "menu",
+    "careers",
+    "jobs",
+    "giving",
+    "give",
+    "donate",
+    "make a gift",
+    "directory",
+    "calendar",
+    "privacy",
+    "privacy policy",
+    "terms",
+    "terms of use",
+    "sitemap",
+    "site map",
+    "accessibility",
+    "faq",
+    "faqs",
+    "help",
+    "support",
+    "visit",
+    "visit us",
+    "tuition",
+    "financial aid",
+    "tuition and financial aid",
+    "registrar",
+    "bookstore",
+    "parking",
+    "maps",
+    "map",
+    "emergency",
+    "policies",
+    "more",
+    "read more",
+    "learn more",
+    "view all",
+    "see all",
+    "back",
+    "back to top",
+    "subscribe",
+    "newsletter",
+    "follow us",
+    "share",
+    "email",
+    "print",
+    "portal",
+    "my account",
+    "webmail",
+    "intranet",
+    "request info",
+    "request information",
 ];
 
 /// Heading last words that name a group of people rather than a plural.
-const GROUP_NOUNS: &[&str] = &["staff", "faculty", "people", "leadership", "personnel", "team", "directory"];
+const GROUP_NOUNS: &[&str] = &[
+    "staff",
+    "faculty",
+    "people",
+    "leadership",
+    "personnel",
+    "team",
+    "directory",
+];
 
 fn words_of(s: &str) -> Vec<String> {
-    s.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(|w| w.to_lowercase()).collect()
+    s.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(|w| w.to_lowercase())
+        .collect()
 }
 
 /// Whether a heading names a list of things ("Departments", "Our Schools", "Faculty").
@@ -190,7 +261,11 @@ fn is_listing_heading(h: &str) -> bool {
         return false;
     }
     GROUP_NOUNS.contains(&last.as_str())
-        || (last.len() > 3 && last.ends_with('s') && !last.ends_with("ss") && !last.ends_with("us") && !last.ends_with("is"))
+        || (last.len() > 3
+            && last.ends_with('s')
+            && !last.ends_with("ss")
+            && !last.ends_with("us")
+            && !last.ends_with("is"))
 }
 
 fn is_admin_item(text: &str) -> bool {
@@ -199,7 +274,9 @@ fn is_admin_item(text: &str) -> bool {
 }
 
 /// Markers that start a bullet line.
-const BULLETS: &[char] = &['•', '·', '-', '*', '–', '▪', '►', '‣', '◦', '●', '○', '■', '□'];
+const BULLETS: &[char] = &[
+    '•', '·', '-', '*', '–', '▪', '►', '‣', '◦', '●', '○', '■', '□',
+];
 
 fn bullet_body(line: &str) -> Option<&str> {
     let t = line.trim_start();
@@ -225,7 +302,10 @@ fn check_page(html: &str, url: &str) -> Result<(), ResourceError> {
     }
     let head: String = t.chars().take(4096).collect();
     let n = head.chars().count().max(1);
-    let bad = head.chars().filter(|&c| c == '\u{0}' || c == '\u{FFFD}' || (c.is_control() && !c.is_whitespace())).count();
+    let bad = head
+        .chars()
+        .filter(|&c| c == '\u{0}' || c == '\u{FFFD}' || (c.is_control() && !c.is_whitespace()))
+        .count();
     if bad * 20 > n {
         return Err(ResourceError::corrupt(url, "binary data, not HTML"));
     }
@@ -241,9 +321,20 @@ fn charset_of(doc: &Document) -> String {
         if let Some(c) = doc.attr(m, "charset") {
             return c.trim().to_ascii_lowercase();
         }
-        if doc.attr(m, "http-equiv").is_some_and(|h| h.eq_ignore_ascii_case("content-type")) {
-            if let Some(c) = doc.attr(m, "content").and_then(|c| c.to_ascii_lowercase().split("charset=").nth(1).map(str::to_string)) {
-                return c.trim().trim_matches(|c| c == '"' || c == '\'' || c == ';').to_string();
+        if doc
+            .attr(m, "http-equiv")
+            .is_some_and(|h| h.eq_ignore_ascii_case("content-type"))
+        {
+            if let Some(c) = doc.attr(m, "content").and_then(|c| {
+                c.to_ascii_lowercase()
+                    .split("charset=")
+                    .nth(1)
+                    .map(str::to_string)
+            }) {
+                return c
+                    .trim()
+                    .trim_matches(|c| c == '"' || c == '\'' || c == ';')
+                    .to_string();
             }
         }
     }
@@ -267,19 +358,33 @@ fn candidates(blocks: &[Block], opts: &SourceOptions) -> Vec<Candidate> {
         if !(b.main || (opts.include_sidebars && sidebar)) || b.kind == BlockKind::Heading {
             continue;
         }
-        let section = if b.section_path.is_empty() { None } else { Some(b.section_path.join(" > ")) };
+        let section = if b.section_path.is_empty() {
+            None
+        } else {
+            Some(b.section_path.join(" > "))
+        };
         let mut hints: Vec<String> = Vec::new();
         if sidebar {
             hints.push("sidebar".to_string());
         }
         let mut push = |text: String, mut h: Vec<String>, item: bool| {
             h.extend(hints.iter().cloned());
-            out.push(Candidate { text, section: section.clone(), heading: b.heading.clone(), anchor: b.anchor.clone(), hints: h, item });
+            out.push(Candidate {
+                text,
+                section: section.clone(),
+                heading: b.heading.clone(),
+                anchor: b.anchor.clone(),
+                hints: h,
+                item,
+            });
         };
         match b.kind {
             BlockKind::ListItem => {
                 let mut h = vec!["list_item".to_string()];
-                if b.markdown.trim_start().starts_with(|c: char| c.is_ascii_digit()) {
+                if b.markdown
+                    .trim_start()
+                    .starts_with(|c: char| c.is_ascii_digit())
+                {
                     h.push("ordered".to_string());
                 }
                 if b.list_depth > 0 {
@@ -304,7 +409,11 @@ fn candidates(blocks: &[Block], opts: &SourceOptions) -> Vec<Candidate> {
                         }
                     }
                 } else {
-                    let kind = if b.kind == BlockKind::Quote { "quote" } else { "paragraph" };
+                    let kind = if b.kind == BlockKind::Quote {
+                        "quote"
+                    } else {
+                        "paragraph"
+                    };
                     push(normalize_lines(&b.text), vec![kind.to_string()], false);
                 }
             }
@@ -358,7 +467,10 @@ pub fn source_records(pages: &[PageInput], options: &SourceOptions) -> SourceRec
             out.records.push(SourceRecord {
                 text: String::new(),
                 provenance: provenance(None, None),
-                meta: RecordMeta { error: Some(e.to_string()), ..Default::default() },
+                meta: RecordMeta {
+                    error: Some(e.to_string()),
+                    ..Default::default()
+                },
             });
             continue;
         }
@@ -368,34 +480,66 @@ pub fn source_records(pages: &[PageInput], options: &SourceOptions) -> SourceRec
         let cands = candidates(&blocks, options);
         out.counters.blocks_total += cands.len() as u64;
         // The page's language, for texts too short to judge alone.
-        let page_text: String = cands.iter().map(|c| c.text.as_str()).collect::<Vec<_>>().join("\n").chars().take(3000).collect();
+        let page_text: String = cands
+            .iter()
+            .map(|c| c.text.as_str())
+            .collect::<Vec<_>>()
+            .join("\n")
+            .chars()
+            .take(3000)
+            .collect();
         let page_lang = page_language(&doc, &page_text, &langs, options.min_language_probability);
         let mut index = DedupIndex::default();
         for c in cands {
-            if options.drop_admin_items && c.item && c.heading.as_deref().is_some_and(is_listing_heading) && is_admin_item(&c.text) {
+            if options.drop_admin_items
+                && c.item
+                && c.heading.as_deref().is_some_and(is_listing_heading)
+                && is_admin_item(&c.text)
+            {
                 out.counters.blocks_dropped_section += 1;
                 continue;
             }
             let len = c.text.chars().count();
             if len < options.min_chars || len > options.max_chars {
                 let lower = c.text.to_lowercase();
-                if !options.whitelist.iter().any(|w| !w.is_empty() && lower.contains(&w.to_lowercase())) {
+                if !options
+                    .whitelist
+                    .iter()
+                    .any(|w| !w.is_empty() && lower.contains(&w.to_lowercase()))
+                {
                     out.counters.blocks_dropped_length += 1;
                     continue;
                 }
             }
-            if index.check_and_add(signature(&c.text), options.dedup_threshold).is_some() {
+            if index
+                .check_and_add(signature(&c.text), options.dedup_threshold)
+                .is_some()
+            {
                 out.counters.blocks_deduped += 1;
                 continue;
             }
             let mut hints = c.hints;
             let short = words_of(&c.text).len() < options.short_text_words;
-            let own = if short { Vec::new() } else { detect_language_among(&c.text, &langs) };
-            let confident = own.first().filter(|d| d.1 >= options.min_language_probability).map(|d| d.0.clone());
+            let own = if short {
+                Vec::new()
+            } else {
+                detect_language_among(&c.text, &langs)
+            };
+            let confident = own
+                .first()
+                .filter(|d| d.1 >= options.min_language_probability)
+                .map(|d| d.0.clone());
             let language = match &confident {
                 Some(l) => Some(l.clone()),
                 None => {
-                    hints.push(if short { "short_text_page_language" } else { "uncertain_text_page_language" }.to_string());
+                    hints.push(
+                        if short {
+                            "short_text_page_language"
+                        } else {
+                            "uncertain_text_page_language"
+                        }
+                        .to_string(),
+                    );
                     page_lang.clone()
                 }
             };
@@ -413,7 +557,10 @@ pub fn source_records(pages: &[PageInput], options: &SourceOptions) -> SourceRec
                 }
             }
             out.counters.blocks_kept += 1;
-            *out.counters.by_language.entry(language.clone().unwrap_or_else(|| "und".to_string())).or_default() += 1;
+            *out.counters
+                .by_language
+                .entry(language.clone().unwrap_or_else(|| "und".to_string()))
+                .or_default() += 1;
             let samples = out.samples.entry(page.institution.clone()).or_default();
             if samples.len() < options.samples_per_institution {
                 samples.push(c.text.clone());
@@ -421,7 +568,12 @@ pub fn source_records(pages: &[PageInput], options: &SourceOptions) -> SourceRec
             out.records.push(SourceRecord {
                 text: c.text,
                 provenance: provenance(c.section, c.anchor),
-                meta: RecordMeta { language, charset: Some(charset.clone()), hints, error: None },
+                meta: RecordMeta {
+                    language,
+                    charset: Some(charset.clone()),
+                    hints,
+                    error: None,
+                },
             });
         }
     }
@@ -430,12 +582,19 @@ pub fn source_records(pages: &[PageInput], options: &SourceOptions) -> SourceRec
 
 /// [`source_records`] with options given as JSON (as SQL passes a `jsonb`); a malformed
 /// options object is an error naming it.
-pub fn source_records_json(pages: &[PageInput], options_json: &str) -> Result<SourceRecordsOutput, ResourceError> {
+pub fn source_records_json(
+    pages: &[PageInput],
+    options_json: &str,
+) -> Result<SourceRecordsOutput, ResourceError> {
     let opts: SourceOptions = if options_json.trim().is_empty() {
         SourceOptions::default()
     } else {
-        serde_json::from_str(options_json)
-            .map_err(|e| ResourceError::corrupt("source_records options", format!("{e}; expected a JSON object like {{\"target_language\": \"en\"}}")))?
+        serde_json::from_str(options_json).map_err(|e| {
+            ResourceError::corrupt(
+                "source_records options",
+                format!("{e}; expected a JSON object like {{\"target_language\": \"en\"}}"),
+            )
+        })?
     };
     Ok(source_records(pages, &opts))
 }

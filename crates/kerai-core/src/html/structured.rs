@@ -56,12 +56,20 @@ pub fn extract_structured_at(html: &str, url: &str) -> Structured {
 pub fn structured_of(doc: &Document, resolver: Option<&Resolver>) -> Structured {
     let mut s = Structured::default();
     let resolve = |h: &str| -> String {
-        resolver.and_then(|r| r.resolve(h)).unwrap_or_else(|| h.trim().to_string())
+        resolver
+            .and_then(|r| r.resolve(h))
+            .unwrap_or_else(|| h.trim().to_string())
     };
     if let Some(html) = doc.find(Tag::Html) {
-        s.lang = doc.attr(html, "lang").map(|l| l.trim().to_string()).filter(|l| !l.is_empty());
+        s.lang = doc
+            .attr(html, "lang")
+            .map(|l| l.trim().to_string())
+            .filter(|l| !l.is_empty());
     }
-    s.title = doc.find(Tag::Title).map(|t| collapse(&doc.text_content(t))).filter(|t| !t.is_empty());
+    s.title = doc
+        .find(Tag::Title)
+        .map(|t| collapse(&doc.text_content(t)))
+        .filter(|t| !t.is_empty());
     let mut block = 0;
     for id in 0..doc.nodes.len() as u32 {
         match doc.tag(id) {
@@ -82,20 +90,28 @@ pub fn structured_of(doc: &Document, resolver: Option<&Resolver>) -> Structured 
                 }
             }
             Some(Tag::Meta) => {
-                let Some(content) = doc.attr(id, "content") else { continue };
+                let Some(content) = doc.attr(id, "content") else {
+                    continue;
+                };
                 let content = content.trim();
                 let key = ["property", "name", "itemprop", "http-equiv"]
                     .iter()
                     .find_map(|a| doc.attr(id, a))
                     .map(|k| k.trim().to_ascii_lowercase());
-                let Some(key) = key.filter(|k| !k.is_empty()) else { continue };
+                let Some(key) = key.filter(|k| !k.is_empty()) else {
+                    continue;
+                };
                 if content.is_empty() {
                     continue;
                 }
                 if let Some(k) = key.strip_prefix("og:") {
-                    s.open_graph.entry(k.to_string()).or_insert_with(|| content.to_string());
+                    s.open_graph
+                        .entry(k.to_string())
+                        .or_insert_with(|| content.to_string());
                 } else if let Some(k) = key.strip_prefix("twitter:") {
-                    s.twitter.entry(k.to_string()).or_insert_with(|| content.to_string());
+                    s.twitter
+                        .entry(k.to_string())
+                        .or_insert_with(|| content.to_string());
                 } else {
                     s.meta
                         .entry(key)
@@ -110,13 +126,19 @@ pub fn structured_of(doc: &Document, resolver: Option<&Resolver>) -> Structured 
             }
             Some(Tag::Link) => {
                 let rel = doc.attr(id, "rel").unwrap_or("").to_ascii_lowercase();
-                let Some(href) = doc.attr(id, "href").filter(|h| !h.trim().is_empty()) else { continue };
+                let Some(href) = doc.attr(id, "href").filter(|h| !h.trim().is_empty()) else {
+                    continue;
+                };
                 let rels: Vec<&str> = rel.split_whitespace().collect();
                 if rels.contains(&"canonical") && s.canonical.is_none() {
                     s.canonical = Some(resolve(href));
                 }
                 if rels.contains(&"alternate") {
-                    if let Some(lang) = doc.attr(id, "hreflang").map(str::trim).filter(|l| !l.is_empty()) {
+                    if let Some(lang) = doc
+                        .attr(id, "hreflang")
+                        .map(str::trim)
+                        .filter(|l| !l.is_empty())
+                    {
                         s.hreflang.push((lang.to_string(), resolve(href)));
                     }
                 }
@@ -188,12 +210,14 @@ pub fn read_json_ld(raw: &str) -> Result<Vec<Value>, String> {
             Some(Err(_)) => {
                 // Skip separators such as `;` or `,` between values.
                 let off = stream.byte_offset();
-                let rest = repaired[off..].trim_start_matches(|c: char| c == ';' || c == ',' || c.is_whitespace());
+                let rest = repaired[off..]
+                    .trim_start_matches(|c: char| c == ';' || c == ',' || c.is_whitespace());
                 if rest.len() == repaired.len() - off || rest.is_empty() {
                     break;
                 }
                 let consumed = repaired.len() - rest.len();
-                stream = serde_json::Deserializer::from_str(&repaired[consumed..]).into_iter::<Value>();
+                stream =
+                    serde_json::Deserializer::from_str(&repaired[consumed..]).into_iter::<Value>();
                 // Offsets of the new stream are relative; keep values only.
                 let _ = consumed;
                 continue;
@@ -210,7 +234,16 @@ pub fn read_json_ld(raw: &str) -> Result<Vec<Value>, String> {
 
 fn strip_wrappers(text: &str) -> String {
     let mut t = text.to_string();
-    for w in ["<!--", "-->", "//<![CDATA[", "//]]>", "<![CDATA[", "]]>", "/*<![CDATA[*/", "/*]]>*/"] {
+    for w in [
+        "<!--",
+        "-->",
+        "//<![CDATA[",
+        "//]]>",
+        "<![CDATA[",
+        "]]>",
+        "/*<![CDATA[*/",
+        "/*]]>*/",
+    ] {
         t = t.replace(w, "");
     }
     t.trim().trim_end_matches(';').trim().to_string()
@@ -305,12 +338,23 @@ mod tests {
             <link rel="canonical" href="/canon"><link rel="alternate" hreflang="de" href="/de/">
             </head><body></body></html>"#;
         let s = extract_structured_at(html, "https://u1.edu/x/page");
-        let types: Vec<&str> = s.json_ld.iter().map(|v| v["@type"].as_str().unwrap()).collect();
-        assert_eq!(types, ["Organization", "WebPage", "Person", "Person", "Event"]);
+        let types: Vec<&str> = s
+            .json_ld
+            .iter()
+            .map(|v| v["@type"].as_str().unwrap())
+            .collect();
+        assert_eq!(
+            types,
+            ["Organization", "WebPage", "Person", "Person", "Event"]
+        );
         assert_eq!(s.json_ld[0]["@context"], "https://schema.org");
         assert!(s.json_ld[4]["name"].as_str().unwrap().starts_with("line\n"));
         assert_eq!(s.json_ld_errors.len(), 1);
-        assert!(s.json_ld_errors[0].starts_with("JSON-LD block 4:"), "{:?}", s.json_ld_errors);
+        assert!(
+            s.json_ld_errors[0].starts_with("JSON-LD block 4:"),
+            "{:?}",
+            s.json_ld_errors
+        );
         assert_eq!(s.open_graph["title"], "OG title");
         assert_eq!(s.open_graph["image"], "a.jpg");
         assert_eq!(s.twitter["card"], "summary");
@@ -320,7 +364,10 @@ mod tests {
         assert_eq!(s.meta["last-modified"], "2020-02-03");
         assert_eq!(s.meta["dc.title"], "DC");
         assert_eq!(s.canonical.as_deref(), Some("https://u1.edu/canon"));
-        assert_eq!(s.hreflang, [("de".to_string(), "https://u1.edu/de/".to_string())]);
+        assert_eq!(
+            s.hreflang,
+            [("de".to_string(), "https://u1.edu/de/".to_string())]
+        );
         assert_eq!(s.title.as_deref(), Some("A page"));
         assert_eq!(s.lang.as_deref(), Some("en-GB"));
         let json = serde_json::to_string(&s).unwrap();

@@ -18,9 +18,8 @@ fn rows(doc: &Document, table: NodeId) -> Vec<Vec<(NodeId, bool)>> {
     while let Some(id) = stack.pop() {
         let kids: Vec<NodeId> = doc.children(id).collect();
         for &k in kids.iter().rev() {
-            match doc.tag(k) {
-                Some(Tag::Thead | Tag::Tbody | Tag::Tfoot) => stack.push(k),
-                _ => {}
+            if let Some(Tag::Thead | Tag::Tbody | Tag::Tfoot) = doc.tag(k) {
+                stack.push(k);
             }
         }
         for k in kids {
@@ -43,11 +42,18 @@ fn rows(doc: &Document, table: NodeId) -> Vec<Vec<(NodeId, bool)>> {
 }
 
 /// `Some((text, markdown, chars, link_chars))` when `table` is a data table.
-pub fn data_table(doc: &Document, table: NodeId, an: &Analysis, resolver: &Resolver) -> Option<(String, String, u32, u32)> {
+pub fn data_table(
+    doc: &Document,
+    table: NodeId,
+    an: &Analysis,
+    resolver: &Resolver,
+) -> Option<(String, String, u32, u32)> {
     let end = doc.subtree_end(table);
     for d in table + 1..end {
-        if matches!(doc.tag(d), Some(Tag::Table | Tag::P | Tag::Div | Tag::Ul | Tag::Ol | Tag::Blockquote | Tag::Pre))
-            && an.text[d as usize] > 80
+        if matches!(
+            doc.tag(d),
+            Some(Tag::Table | Tag::P | Tag::Div | Tag::Ul | Tag::Ol | Tag::Blockquote | Tag::Pre)
+        ) && an.text[d as usize] > 80
         {
             return None;
         }
@@ -57,11 +63,19 @@ pub fn data_table(doc: &Document, table: NodeId, an: &Analysis, resolver: &Resol
     // only when rows are direct children; sort by id to be safe.
     let mut rows = rows;
     rows.sort_by_key(|r| r[0].0);
-    let cols = rows.iter().map(|r| r.iter().map(|&(c, _)| colspan(doc, c)).sum::<usize>()).max().unwrap_or(0);
-    if rows.is_empty() || cols < 2 || cols > 40 {
+    let cols = rows
+        .iter()
+        .map(|r| r.iter().map(|&(c, _)| colspan(doc, c)).sum::<usize>())
+        .max()
+        .unwrap_or(0);
+    if rows.is_empty() || !(2..=40).contains(&cols) {
         return None;
     }
-    if rows.iter().flatten().any(|&(c, _)| an.text[c as usize] > MAX_CELL) {
+    if rows
+        .iter()
+        .flatten()
+        .any(|&(c, _)| an.text[c as usize] > MAX_CELL)
+    {
         return None;
     }
     let mut grid: Vec<Vec<(String, String)>> = Vec::new();
@@ -90,7 +104,13 @@ pub fn data_table(doc: &Document, table: NodeId, an: &Analysis, resolver: &Resol
     }
     let text = grid
         .iter()
-        .map(|r| r.iter().map(|c| c.0.as_str()).filter(|s| !s.is_empty()).collect::<Vec<_>>().join(" | "))
+        .map(|r| {
+            r.iter()
+                .map(|c| c.0.as_str())
+                .filter(|s| !s.is_empty())
+                .collect::<Vec<_>>()
+                .join(" | ")
+        })
         .filter(|l| !l.is_empty())
         .collect::<Vec<_>>()
         .join("\n");
@@ -116,7 +136,10 @@ pub fn data_table(doc: &Document, table: NodeId, an: &Analysis, resolver: &Resol
 }
 
 fn colspan(doc: &Document, cell: NodeId) -> usize {
-    doc.attr(cell, "colspan").and_then(|s| s.trim().parse::<usize>().ok()).unwrap_or(1).clamp(1, 20)
+    doc.attr(cell, "colspan")
+        .and_then(|s| s.trim().parse::<usize>().ok())
+        .unwrap_or(1)
+        .clamp(1, 20)
 }
 
 /// Renders the inline content of `id` (links, emphasis, code) into `b`.
@@ -135,11 +158,23 @@ pub fn render(doc: &Document, id: NodeId, an: &Analysis, resolver: &Resolver, b:
                     Tag::Br => b.push_text(" "),
                     Tag::A => {
                         b.in_link += 1;
-                        match doc.attr(child, "href").and_then(|h| resolver.resolve_link(h)) {
+                        match doc
+                            .attr(child, "href")
+                            .and_then(|h| resolver.resolve_link(h))
+                        {
                             Some(url) => {
                                 let t = b.open("[");
                                 render(doc, child, an, resolver, b);
-                                b.close(t, 1, &format!("]({})", url.replace(' ', "%20").replace('(', "%28").replace(')', "%29")));
+                                b.close(
+                                    t,
+                                    1,
+                                    &format!(
+                                        "]({})",
+                                        url.replace(' ', "%20")
+                                            .replace('(', "%28")
+                                            .replace(')', "%29")
+                                    ),
+                                );
                             }
                             None => render(doc, child, an, resolver, b),
                         }

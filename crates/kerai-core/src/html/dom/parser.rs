@@ -233,26 +233,20 @@ impl Builder {
         self_closing: bool,
     ) -> Option<NodeId> {
         match tag {
-            Tag::Html => {
-                if self.html != NONE {
-                    self.merge_attrs(self.html, attrs_start);
-                    return None;
-                }
+            Tag::Html if self.html != NONE => {
+                self.merge_attrs(self.html, attrs_start);
+                return None;
             }
-            Tag::Body | Tag::Frameset => {
-                if self.body != NONE {
-                    self.merge_attrs(self.body, attrs_start);
-                    return None;
-                }
-                if self.head != NONE {
-                    self.close_if_open(Tag::Head, |_| false);
-                }
+            Tag::Body | Tag::Frameset if self.body != NONE => {
+                self.merge_attrs(self.body, attrs_start);
+                return None;
             }
-            Tag::Head => {
-                if self.head != NONE || self.body != NONE {
-                    self.attrs.truncate(attrs_start as usize);
-                    return None;
-                }
+            Tag::Body | Tag::Frameset if self.head != NONE => {
+                self.close_if_open(Tag::Head, |_| false);
+            }
+            Tag::Head if self.head != NONE || self.body != NONE => {
+                self.attrs.truncate(attrs_start as usize);
+                return None;
             }
             _ => {}
         }
@@ -272,14 +266,13 @@ impl Builder {
                     self.pop_to(i);
                 }
             }
-            Tag::H1 | Tag::H2 | Tag::H3 | Tag::H4 | Tag::H5 | Tag::H6 => {
+            Tag::H1 | Tag::H2 | Tag::H3 | Tag::H4 | Tag::H5 | Tag::H6
                 if self
                     .stack
                     .last()
-                    .is_some_and(|s| s.1.heading_level().is_some())
-                {
-                    self.pop();
-                }
+                    .is_some_and(|s| s.1.heading_level().is_some()) =>
+            {
+                self.pop();
             }
             Tag::A => self.close_if_open(Tag::A, |t| t.is_scope_boundary()),
             Tag::Tr => {
@@ -294,11 +287,7 @@ impl Builder {
                     self.close_if_open(t, |t| t == Tag::Table);
                 }
             }
-            Tag::Option => {
-                if self.stack.last().is_some_and(|s| s.1 == Tag::Option) {
-                    self.pop();
-                }
-            }
+            Tag::Option if self.stack.last().is_some_and(|s| s.1 == Tag::Option) => self.pop(),
             Tag::Optgroup => {
                 while self
                     .stack
@@ -308,11 +297,7 @@ impl Builder {
                     self.pop();
                 }
             }
-            Tag::Table | Tag::Caption => {
-                if tag == Tag::Caption {
-                    self.close_cells();
-                }
-            }
+            Tag::Caption => self.close_cells(),
             _ => {}
         }
         let parent = match tag {
