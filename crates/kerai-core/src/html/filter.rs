@@ -67,6 +67,17 @@ const FURNITURE: &[&str] = &[
     "listen",
 ];
 
+/// Headings that open page furniture: the heading and what follows it up to the next
+/// heading of the same or a higher level are dropped.
+const FURNITURE_HEADINGS: &[&str] = &[
+    "related", "related news", "related articles", "related stories", "related posts", "related content",
+    "related coverage", "related links", "related topics", "don t miss", "dont miss", "more stories",
+    "more news", "read more", "read next", "recommended", "recommended for you", "most popular", "most read",
+    "trending", "trending now", "you may also like", "you might also like", "also read", "latest news",
+    "top stories", "comments", "leave a reply", "leave a comment", "share this", "share this article",
+    "more from", "popular posts", "recent posts", "editor s picks", "editors picks", "about the author",
+];
+
 /// Month names and the words that make a short line a dateline.
 const DATE_WORDS: &[&str] = &[
     "january",
@@ -168,8 +179,34 @@ pub fn filter_main(blocks: &mut [Block], title: Option<&str>) {
     // Repeats close together (a caption shown for the thumbnail and the enlarged image);
     // repeats far apart can be real (the same menu item in several plans).
     let mut seen: HashMap<String, usize> = HashMap::new();
+    // Level of the furniture heading whose section is being dropped.
+    let mut furniture_level: Option<u8> = None;
     for (i, b) in blocks.iter_mut().filter(|b| b.main).enumerate() {
         let norm = normalized(&b.text);
+        if b.kind == BlockKind::Heading {
+            let level = b.depth;
+            if furniture_level.is_some_and(|l| level <= l) {
+                furniture_level = None;
+            }
+            if FURNITURE_HEADINGS.contains(&norm.as_str()) {
+                furniture_level = Some(level);
+            }
+        }
+        if furniture_level.is_some() {
+            // A real paragraph ends the furniture (the heading sat in the middle of the text).
+            let ld = if b.chars == 0 { 0.0 } else { b.link_chars as f64 / b.chars as f64 };
+            if b.kind == BlockKind::Paragraph && b.chars >= 150 && ld < 0.3 {
+                furniture_level = None;
+            } else {
+                b.main = false;
+                continue;
+            }
+        }
+        // Unrendered WordPress shortcodes: `[button link=...] Text [/button]`.
+        if b.text.starts_with('[') && b.text.contains("[/") {
+            b.main = false;
+            continue;
+        }
         let ld = if b.chars == 0 {
             0.0
         } else {
