@@ -287,6 +287,12 @@ const WORDS: &[(&str, Region)] = &[
     ("rollover", Region::Furniture),
     ("print", Region::Furniture),
     ("keywords", Region::Furniture),
+    ("prevnext", Region::Navigation),
+    ("nextprev", Region::Navigation),
+    ("next-prev", Region::Navigation),
+    ("prev-next", Region::Navigation),
+    ("post-navigation", Region::Navigation),
+    ("postnav", Region::Navigation),
 ];
 
 /// Parts of longer words (`sharebuttons`, `relatedposts`) and the region they name.
@@ -307,6 +313,10 @@ const PARTS: &[(&str, Region)] = &[
     ("cookie", Region::Furniture),
     ("recommend", Region::Furniture),
     ("popular", Region::Furniture),
+    ("caption", Region::Furniture),
+    ("imagecredit", Region::Furniture),
+    ("photocredit", Region::Furniture),
+    ("embedcredit", Region::Furniture),
 ];
 
 const POSITIVE: &[&str] = &[
@@ -531,5 +541,10 @@ mod tests {
         assert_eq!(scan("social-media-embed").region, Region::None);
         assert_eq!(scan("ad-slot").region, Region::Ad);
         assert_eq!(scan("loaded").region, Region::None);
+        assert_eq!(scan("grid-container next-prev").region, Region::Navigation);
+        assert_eq!(
+            scan("InlineImage-imageEmbedCaption").region,
+            Region::Furniture
+        );
     }
 }

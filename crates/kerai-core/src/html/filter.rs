@@ -65,17 +65,53 @@ const FURNITURE: &[&str] = &[
     "video",
     "watch",
     "listen",
+    "don t miss",
+    "dont miss",
+    "related news",
+    "read next",
+    "also read",
 ];
 
 /// Headings that open page furniture: the heading and what follows it up to the next
 /// heading of the same or a higher level are dropped.
 const FURNITURE_HEADINGS: &[&str] = &[
-    "related", "related news", "related articles", "related stories", "related posts", "related content",
-    "related coverage", "related links", "related topics", "don t miss", "dont miss", "more stories",
-    "more news", "read more", "read next", "recommended", "recommended for you", "most popular", "most read",
-    "trending", "trending now", "you may also like", "you might also like", "also read", "latest news",
-    "top stories", "comments", "leave a reply", "leave a comment", "share this", "share this article",
-    "more from", "popular posts", "recent posts", "editor s picks", "editors picks", "about the author",
+    "related",
+    "related news",
+    "related articles",
+    "related stories",
+    "related posts",
+    "related content",
+    "related coverage",
+    "related links",
+    "related topics",
+    "don t miss",
+    "dont miss",
+    "more stories",
+    "more news",
+    "read more",
+    "read next",
+    "recommended",
+    "recommended for you",
+    "most popular",
+    "most read",
+    "trending",
+    "trending now",
+    "you may also like",
+    "you might also like",
+    "also read",
+    "latest news",
+    "top stories",
+    "comments",
+    "leave a reply",
+    "leave a comment",
+    "share this",
+    "share this article",
+    "more from",
+    "popular posts",
+    "recent posts",
+    "editor s picks",
+    "editors picks",
+    "about the author",
 ];
 
 /// Month names and the words that make a short line a dateline.
@@ -194,7 +230,11 @@ pub fn filter_main(blocks: &mut [Block], title: Option<&str>) {
         }
         if furniture_level.is_some() {
             // A real paragraph ends the furniture (the heading sat in the middle of the text).
-            let ld = if b.chars == 0 { 0.0 } else { b.link_chars as f64 / b.chars as f64 };
+            let ld = if b.chars == 0 {
+                0.0
+            } else {
+                b.link_chars as f64 / b.chars as f64
+            };
             if b.kind == BlockKind::Paragraph && b.chars >= 150 && ld < 0.3 {
                 furniture_level = None;
             } else {
