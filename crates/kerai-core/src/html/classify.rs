@@ -506,7 +506,7 @@ pub fn scan(v: &str) -> ClassInfo {
         return info;
     }
     for (_, r, _) in found {
-        if r == Region::Share && embed {
+        if embed && matches!(r, Region::Share | Region::Sidebar) {
             continue;
         }
         info.region = r;
