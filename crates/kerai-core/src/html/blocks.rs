@@ -497,7 +497,11 @@ impl<'a> Segmenter<'a> {
             .and_then(|h| self.resolver.resolve_link(h));
         let has_block = (id + 1..self.doc.subtree_end(id))
             .any(|d| self.doc.tag(d).is_some_and(|t| t.is_block()));
-        self.inline.in_link += 1;
+        // Only links to another resource count as link text (not `#anchors` or scripts).
+        let counts = href.is_some();
+        if counts {
+            self.inline.in_link += 1;
+        }
         match href {
             Some(url) if !has_block => {
                 let t = self.inline.open("[");
@@ -507,7 +511,9 @@ impl<'a> Segmenter<'a> {
             }
             _ => self.walk_children(id, ctx),
         }
-        self.inline.in_link -= 1;
+        if counts {
+            self.inline.in_link -= 1;
+        }
     }
 }
 

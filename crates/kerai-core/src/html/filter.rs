@@ -70,6 +70,7 @@ const FURNITURE: &[&str] = &[
     "related news",
     "read next",
     "also read",
+    "sponsored links",
 ];
 
 /// Headings that open page furniture: the heading and what follows it up to the next
@@ -112,6 +113,10 @@ const FURNITURE_HEADINGS: &[&str] = &[
     "editor s picks",
     "editors picks",
     "about the author",
+    "more",
+    "more on this",
+    "more on this story",
+    "see also",
 ];
 
 /// Month names and the words that make a short line a dateline.
@@ -252,7 +257,11 @@ pub fn filter_main(blocks: &mut [Block], title: Option<&str>) {
         } else {
             b.link_chars as f64 / b.chars as f64
         };
+        // A heading that is all link is a teaser title pointing elsewhere.
+        let teaser_heading =
+            b.kind == BlockKind::Heading && b.chars > 0 && b.link_chars * 10 >= b.chars * 9;
         let drop = norm.is_empty()
+            || teaser_heading
             || (b.kind != BlockKind::Heading && ld > 0.7 && b.chars < 300)
             || (b.kind == BlockKind::Heading
                 && b.depth == 1
