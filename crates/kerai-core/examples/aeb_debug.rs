@@ -1,5 +1,6 @@
 //! Shows how the extractor sees one AEB page: main roots, regions that were dropped with
-//! much text, and the blocks. `cargo run --release -p kerai-core --example aeb_debug -- ID`
+//! much text, and (with `--blocks`) every block with its type and main flag.
+//! `cargo run --release -p kerai-core --example aeb_debug -- ID_PREFIX [--blocks]`
 
 use std::io::Read;
 
@@ -92,6 +93,3 @@ fn main() {
         );
     }
 }
-
-#[allow(dead_code)]
-fn unused() {}

@@ -102,3 +102,17 @@ fn links_for_the_crawler() {
     assert!(urls.contains(&"https://news.example.org/world"));
     assert!(urls.contains(&"https://twitter.com/share"));
 }
+
+#[test]
+fn definition_lists_are_one_block() {
+    let html = "<main><p>Opening hours of the library, for all readers and visitors alike.</p><dl><dt>Monday</dt><dd>9–17</dd><dt>Tuesday</dt><dd>9–20</dd><dd>late desk</dd></dl></main>";
+    let ex = html::to_markdown(html, "https://l.example/");
+    let b = ex
+        .blocks
+        .iter()
+        .find(|b| b.kind == BlockKind::List)
+        .expect("a list block");
+    assert_eq!(b.text, "Monday: 9–17\nTuesday: 9–20; late desk");
+    assert_eq!(b.markdown, "**Monday**: 9–17\n**Tuesday**: 9–20; late desk");
+    assert!(ex.markdown.contains("**Monday**: 9–17"), "{}", ex.markdown);
+}

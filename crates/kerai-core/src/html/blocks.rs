@@ -460,6 +460,14 @@ impl<'a> Segmenter<'a> {
                 self.walk_children(id, inner);
                 self.flush(inner);
             }
+            Tag::Dl if self.is_simple_dl(id) => {
+                self.flush(ctx);
+                self.block_node = id;
+                let (text, md, chars, link_chars) = self.definition_list(id);
+                if !text.is_empty() {
+                    self.push_block(BlockKind::List, text, md, c, chars, link_chars, 0, 0);
+                }
+            }
             Tag::Dt => {
                 self.flush(ctx);
                 self.block_node = id;
@@ -482,6 +490,76 @@ impl<'a> Segmenter<'a> {
             }
             _ => self.walk_children(id, c),
         }
+    }
+
+    /// A `<dl>` of terms and short definitions (no nested blocks of their own).
+    fn is_simple_dl(&self, id: NodeId) -> bool {
+        let doc = self.doc;
+        let end = doc.subtree_end(id);
+        let mut items = 0;
+        for d in id + 1..end {
+            match doc.tag(d) {
+                Some(Tag::Dt | Tag::Dd) => items += 1,
+                Some(t) if t.is_block() && t != Tag::Br => return false,
+                _ => {}
+            }
+        }
+        items > 0 && self.an.text[id as usize] < 4000
+    }
+
+    /// A definition list as one block: `term: definition` lines, `**term**: definition` in
+    /// markdown (several definitions of a term joined by `; `).
+    fn definition_list(&self, id: NodeId) -> (String, String, u32, u32) {
+        let mut text_lines: Vec<String> = Vec::new();
+        let mut md_lines: Vec<String> = Vec::new();
+        let (mut chars, mut link_chars) = (0, 0);
+        let mut after_term = false;
+        for c in self.doc.children(id) {
+            let Some(tag @ (Tag::Dt | Tag::Dd)) = self.doc.tag(c) else {
+                continue;
+            };
+            if matches!(self.an.own[c as usize], Region::NonText | Region::Hidden) {
+                continue;
+            }
+            let mut b = Inline::default();
+            super::table::render(self.doc, c, self.an, self.resolver, &mut b);
+            chars += b.chars;
+            link_chars += b.link_chars;
+            let (t, m) = b.take();
+            if t.is_empty() {
+                continue;
+            }
+            match tag {
+                Tag::Dt => {
+                    text_lines.push(t);
+                    md_lines.push(format!("**{m}**"));
+                    after_term = true;
+                }
+                _ => {
+                    let (tl, ml) = (text_lines.last_mut(), md_lines.last_mut());
+                    match (tl, ml) {
+                        (Some(tl), Some(ml)) if after_term || !tl.is_empty() => {
+                            let sep = if after_term { ": " } else { "; " };
+                            tl.push_str(sep);
+                            tl.push_str(&t);
+                            ml.push_str(sep);
+                            ml.push_str(&m);
+                        }
+                        _ => {
+                            text_lines.push(t);
+                            md_lines.push(m);
+                        }
+                    }
+                    after_term = false;
+                }
+            }
+        }
+        (
+            text_lines.join("\n"),
+            md_lines.join("\n"),
+            chars,
+            link_chars,
+        )
     }
 
     fn marked(&mut self, id: NodeId, ctx: Ctx, open: &str, close: &str) {
