@@ -195,3 +195,18 @@ fn options_come_from_json_with_defaults() {
         .to_string()
         .starts_with("corrupt or unsupported document: source_records options"));
 }
+
+#[test]
+fn foreign_paragraph_on_an_english_page_is_dropped() {
+    let html = "<html lang=en><body><main>\
+        <p>The faculty of engineering offers degrees in civil, mechanical and electrical engineering.</p>\
+        <p>La facultad de ingeniería ofrece títulos en ingeniería civil, mecánica y eléctrica para todos los estudiantes.</p>\
+        <p>Applications for the autumn term open in January and close at the end of March.</p>\
+        </main></body></html>";
+    let out = source_records(&[page(html, "https://u6.edu/eng", "u6")], &english());
+    let texts: Vec<&str> = out.records.iter().map(|r| r.text.as_str()).collect();
+    assert_eq!(texts.len(), 2, "{texts:?}");
+    assert!(texts.iter().all(|t| !t.contains("facultad")));
+    assert_eq!(out.counters.blocks_dropped_language, 1);
+    assert_eq!(out.counters.by_language.get("en"), Some(&2));
+}
