@@ -116,3 +116,17 @@ fn definition_lists_are_one_block() {
     assert_eq!(b.markdown, "**Monday**: 9–17\n**Tuesday**: 9–20; late desk");
     assert!(ex.markdown.contains("**Monday**: 9–17"), "{}", ex.markdown);
 }
+
+#[test]
+fn too_little_main_text_falls_back_to_the_body() {
+    // Short lines score nothing; the one longer paragraph would win alone.
+    let lines: String = (0..80)
+        .map(|i| format!("<p>Line {i:02} of verse</p>"))
+        .collect();
+    let html = format!("<body><div class=poem>{lines}</div><div><p>Filed in the poetry section today</p></div></body>");
+    let text = html::to_text(&html, "https://p.example/");
+    assert!(
+        text.contains("Line 00 of verse") && text.contains("Line 79 of verse"),
+        "{text}"
+    );
+}

@@ -74,16 +74,36 @@ pub(crate) fn segment(
     let roots = main_roots(doc, &an);
     let resolver = Resolver::new(doc, url);
     let title = title_of(doc, &an);
-    let mut seg = Segmenter::new(doc, &an, &roots, &resolver);
-    seg.main_only = main_only;
-    if let Some(t) = &title {
-        seg.seed_title(t);
+    let run = |roots: &[u32]| {
+        let mut seg = Segmenter::new(doc, &an, roots, &resolver);
+        seg.main_only = main_only;
+        if let Some(t) = &title {
+            seg.seed_title(t);
+        }
+        seg.run(Document::ROOT);
+        let mut blocks = seg.blocks;
+        super::filter::filter_main(&mut blocks, title.as_deref());
+        blocks
+    };
+    let mut blocks = run(&roots);
+    // Fallback: the chosen container kept almost nothing of a page that has text; take the
+    // whole body (boilerplate regions and block filters still apply).
+    let kept: u32 = blocks.iter().filter(|b| b.main).map(|b| b.chars).sum();
+    let body_text = an.text[an.body as usize];
+    if kept < FALLBACK_MIN_CHARS && body_text >= FALLBACK_BODY_CHARS && roots != [an.body] {
+        let wide = run(&[an.body]);
+        let wide_kept: u32 = wide.iter().filter(|b| b.main).map(|b| b.chars).sum();
+        if wide_kept > kept * 2 {
+            blocks = wide;
+        }
     }
-    seg.run(Document::ROOT);
-    let mut blocks = seg.blocks;
-    super::filter::filter_main(&mut blocks, title.as_deref());
     (blocks, title, resolver)
 }
+
+/// Main content shorter than this (non-whitespace characters) triggers the fallback...
+const FALLBACK_MIN_CHARS: u32 = 150;
+/// ... when the page body (boilerplate left out) has at least this much text.
+const FALLBACK_BODY_CHARS: u32 = 1000;
 
 /// Joins main blocks: items of one list one per line, other blocks separated by a blank line.
 fn join(blocks: &[Block], field: impl Fn(&Block) -> &str) -> String {
