@@ -214,6 +214,34 @@ fn is_dateline(text: &str) -> bool {
     numeric >= 1 && numeric + datey == words.len()
 }
 
+/// A gallery counter: "Image 1 of 5", "Photo 3 of 12", "Slide 2 of 9".
+fn is_gallery_counter(norm: &str) -> bool {
+    let w: Vec<&str> = norm.split(' ').collect();
+    w.len() == 4
+        && matches!(
+            w[0],
+            "image" | "photo" | "picture" | "slide" | "foto" | "bild"
+        )
+        && w[1].chars().all(|c| c.is_ascii_digit())
+        && matches!(w[2], "of" | "von" | "de" | "di" | "sur")
+        && w[3].chars().all(|c| c.is_ascii_digit())
+}
+
+/// A byline: "By Jane Doe", "by Someone ／ 2016.12.01" (short, starts with "by", and either a
+/// few words or a year).
+fn is_byline(text: &str, norm: &str) -> bool {
+    if text.chars().count() > 100 || !norm.starts_with("by ") {
+        return false;
+    }
+    let words = norm.split(' ').count();
+    let has_year = norm.split(' ').any(|w| {
+        w.len() >= 4
+            && (w.starts_with("19") || w.starts_with("20"))
+            && w[..4].chars().all(|c| c.is_ascii_digit())
+    });
+    words <= 5 || has_year
+}
+
 /// Unmarks main blocks that are not content.
 pub fn filter_main(blocks: &mut [Block], title: Option<&str>) {
     let title_norm = title.map(normalized);
@@ -261,6 +289,8 @@ pub fn filter_main(blocks: &mut [Block], title: Option<&str>) {
         let teaser_heading =
             b.kind == BlockKind::Heading && b.chars > 0 && b.link_chars * 10 >= b.chars * 9;
         let drop = norm.is_empty()
+            || is_gallery_counter(&norm)
+            || (b.kind != BlockKind::Heading && is_byline(&b.text, &norm))
             || teaser_heading
             || (b.kind != BlockKind::Heading && ld > 0.7 && b.chars < 300)
             || (b.kind == BlockKind::Heading
@@ -278,6 +308,21 @@ pub fn filter_main(blocks: &mut [Block], title: Option<&str>) {
 #[cfg(test)]
 mod tests {
     use super::is_dateline;
+
+    #[test]
+    fn counters_and_bylines() {
+        assert!(super::is_gallery_counter("image 1 of 5"));
+        assert!(!super::is_gallery_counter("one of five images"));
+        assert!(super::is_byline("By Jane Doe", "by jane doe"));
+        assert!(super::is_byline(
+            "by Lighthouse ／ 2016.12.01",
+            "by lighthouse 2016 12 01"
+        ));
+        assert!(!super::is_byline(
+            "By the end of the year the council had met twice more.",
+            "by the end of the year the council had met twice more"
+        ));
+    }
 
     #[test]
     fn datelines() {
