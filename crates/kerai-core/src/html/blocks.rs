@@ -15,14 +15,19 @@ use super::links::Resolver;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum BlockKind {
+    /// `<h1>`..`<h6>`.
     Heading,
+    /// A paragraph, or a run of text between blocks.
     Paragraph,
     /// A definition list (`<dl>`), as one block.
     List,
     /// One item of a `<ul>`/`<ol>` (nested lists give items of greater `list_depth`).
     ListItem,
+    /// A data table (GFM table in markdown).
     Table,
+    /// A `<pre>` block (fenced in markdown).
     Code,
+    /// Text inside `<blockquote>`.
     Quote,
 }
 
@@ -32,10 +37,13 @@ pub enum BlockKind {
 pub enum SectionType {
     /// The page header / banner (logo, site name, hero text).
     Hero,
+    /// Menus, breadcrumbs, pagination.
     Navigation,
     /// The main content.
     Content,
+    /// `<aside>` and sidebars, widgets.
     Sidebar,
+    /// The page footer.
     Footer,
     /// Anything else: comments, share bars, ads, teasers, text outside the main content.
     Other,
@@ -44,6 +52,7 @@ pub enum SectionType {
 /// A block of the page.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Block {
+    /// What the block is.
     pub kind: BlockKind,
     /// Plain text (whitespace collapsed; list items without marker; table cells joined by ` | `).
     pub text: String,
@@ -55,6 +64,7 @@ pub struct Block {
     pub section_path: Vec<String>,
     /// Level of the nearest heading (1..6; 0 when there is none).
     pub depth: u8,
+    /// The part of the page the block lies in.
     pub section_type: SectionType,
     /// Whether the block belongs to the main content.
     pub main: bool,
@@ -70,6 +80,7 @@ pub struct Block {
     /// Non-whitespace characters of the block, and how many of them are link text.
     #[serde(default)]
     pub chars: u32,
+    /// ... and how many of them are link text (links to other resources).
     #[serde(default)]
     pub link_chars: u32,
     /// The element that produced the block.
@@ -110,6 +121,7 @@ pub struct Segmenter<'a> {
     an: &'a Analysis,
     is_root: Vec<bool>,
     resolver: &'a Resolver,
+    /// The blocks made so far.
     pub blocks: Vec<Block>,
     inline: Inline,
     main_headings: Vec<Heading>,

@@ -12,13 +12,21 @@ use super::dom::{Document, NodeId, Tag};
 /// The boilerplate kind of an element (`None` when it is not boilerplate by itself).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Region {
+    /// Not boilerplate by itself.
     None,
+    /// Menus, breadcrumbs, pagination, previous/next links.
     Navigation,
+    /// The page header / banner.
     Header,
+    /// The page footer.
     Footer,
+    /// Sidebars and widgets.
     Sidebar,
+    /// Comment sections.
     Comments,
+    /// Share and social bars.
     Share,
+    /// Advertising and promotions.
     Ad,
     /// Teasers, "related", "most popular", newsletter sign-ups, cookie and consent banners,
     /// pop-ups, bylines, tag lists and other page furniture next to the article.

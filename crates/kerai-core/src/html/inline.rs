@@ -4,7 +4,9 @@
 /// Plain text and markdown of the block being built.
 #[derive(Default)]
 pub struct Inline {
+    /// Plain text so far.
     pub text: String,
+    /// Markdown so far.
     pub md: String,
     /// A collapsed space is owed before the next visible character.
     space: bool,

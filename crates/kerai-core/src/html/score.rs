@@ -58,8 +58,11 @@ pub fn page_counts(truth: &str, predicted: &str) -> (f64, f64, f64, bool) {
 /// Macro-averaged scores over pages.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Score {
+    /// F1 of the averaged precision and recall.
     pub f1: f64,
+    /// Mean precision over pages that predicted something.
     pub precision: f64,
+    /// Mean recall over pages with a truth.
     pub recall: f64,
     /// Share of pages whose token sequence equals the truth.
     pub accuracy: f64,

@@ -47,9 +47,13 @@ use crate::error::ResourceError;
 /// One page to turn into records.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct PageInput {
+    /// The page as fetched (decoded to UTF-8).
     pub html: String,
+    /// Where it was fetched from (base for links, provenance).
     pub url: String,
+    /// The institution id the page belongs to.
     pub institution: String,
+    /// When it was fetched (RFC 3339 text, passed through).
     #[serde(default)]
     pub fetched_at: Option<String>,
 }
@@ -66,7 +70,9 @@ pub struct SourceOptions {
     pub short_text_words: usize,
     /// Candidate languages of the detector (ISO 639-1; empty: all it knows).
     pub languages: Vec<String>,
+    /// Shortest text kept (characters).
     pub min_chars: usize,
+    /// Longest text kept (characters).
     pub max_chars: usize,
     /// Terms that exempt a text from the length bounds (case-insensitive substring).
     pub whitelist: Vec<String>,
@@ -101,13 +107,16 @@ impl Default for SourceOptions {
 /// Where a record comes from.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Provenance {
+    /// The page's institution id.
     pub institution: String,
+    /// The page's URL.
     pub url: String,
     /// The heading path of the block (`H1 > H2`), when it has headings above it.
     pub section: Option<String>,
     /// The `id` of the nearest heading (a URL fragment), when it has one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub anchor: Option<String>,
+    /// When the page was fetched.
     pub fetched_at: Option<String>,
 }
 
@@ -130,22 +139,32 @@ pub struct RecordMeta {
 /// One S0 record.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct SourceRecord {
+    /// Clean text (empty on an error record).
     pub text: String,
+    /// Where it comes from.
     pub provenance: Provenance,
+    /// Language, charset, hints, error.
     pub meta: RecordMeta,
 }
 
 /// Counters of a batch.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Counters {
+    /// Pages given.
     pub pages_seen: u64,
+    /// Pages that could not be read (quarantined).
     pub pages_failed: u64,
     /// Candidate blocks after segmentation.
     pub blocks_total: u64,
+    /// Records made.
     pub blocks_kept: u64,
+    /// Dropped as near-duplicates of an earlier block of the page.
     pub blocks_deduped: u64,
+    /// Dropped by the length bounds (rule 5).
     pub blocks_dropped_length: u64,
+    /// Dropped by the language filter (rule 7).
     pub blocks_dropped_language: u64,
+    /// Dropped by the section heuristic (rule 4).
     pub blocks_dropped_section: u64,
     /// Records kept per language (`und` when undetermined).
     pub by_language: BTreeMap<String, u64>,
@@ -156,6 +175,7 @@ pub struct Counters {
 pub struct SourceRecordsOutput {
     /// Records in page order then block order; error records of failed pages included.
     pub records: Vec<SourceRecord>,
+    /// What happened, in numbers.
     pub counters: Counters,
     /// First records (texts) of each institution, for spot checks.
     pub samples: BTreeMap<String, Vec<String>>,

@@ -35,14 +35,18 @@ pub const MAX_DEPTH: usize = 512;
 /// A byte range of [`Document::buf`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Span {
+    /// Byte offset.
     pub start: u32,
+    /// Length in bytes.
     pub len: u32,
 }
 
 /// One attribute: lower-case name and decoded value, as spans of [`Document::buf`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Attr {
+    /// Lower-case name.
     pub name: Span,
+    /// Decoded value.
     pub value: Span,
 }
 
@@ -50,17 +54,22 @@ pub struct Attr {
 /// (`attrs_start..attrs_end` in [`Document::attrs`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Element {
+    /// The element's tag.
     pub tag: Tag,
     /// The lower-case name for `Tag::Other` (empty otherwise; use [`Document::name`]).
     pub other_name: Span,
+    /// First attribute in [`Document::attrs`].
     pub attrs_start: u32,
+    /// One past the last attribute.
     pub attrs_end: u32,
 }
 
 /// What a node is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum NodeData {
+    /// The document node (node 0).
     Document,
+    /// An element.
     Element(Element),
     /// Decoded text. The contents of `<script>` are kept only for JSON types
     /// (`application/ld+json`, `application/json`, ...); `<style>` contents are dropped.
@@ -70,11 +79,17 @@ pub enum NodeData {
 /// A node with its tree links.
 #[derive(Debug, Clone)]
 pub struct Node {
+    /// Parent ([`NONE`] for the document node).
     pub parent: NodeId,
+    /// First child or [`NONE`].
     pub first_child: NodeId,
+    /// Last child or [`NONE`].
     pub last_child: NodeId,
+    /// Next sibling or [`NONE`].
     pub next_sibling: NodeId,
+    /// Previous sibling or [`NONE`].
     pub prev_sibling: NodeId,
+    /// What the node is.
     pub data: NodeData,
 }
 
@@ -82,8 +97,11 @@ pub struct Node {
 /// (a parent always before its descendants). Strings live in one buffer, `buf`.
 #[derive(Debug, Clone)]
 pub struct Document {
+    /// All nodes, in document order.
     pub nodes: Vec<Node>,
+    /// All attributes, each element's contiguous.
     pub attrs: Vec<Attr>,
+    /// All strings (text, names, values).
     pub buf: String,
     /// True when the input was larger than [`MAX_INPUT_BYTES`], had more than [`MAX_NODES`]
     /// nodes or nested deeper than [`MAX_DEPTH`].

@@ -5,6 +5,7 @@ macro_rules! tags {
     ($($variant:ident = $name:literal),* $(,)?) => {
         /// A known HTML element name, or `Other` (the name is then kept on the element).
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        #[allow(missing_docs)]
         pub enum Tag { $($variant,)* Other }
 
         impl Tag {
