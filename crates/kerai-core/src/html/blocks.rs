@@ -134,7 +134,8 @@ pub struct Segmenter<'a> {
     block_node: NodeId,
     /// Roots of the main content, sorted.
     roots: Vec<NodeId>,
-    /// Only the main content is wanted: skip subtrees outside it.
+    /// Only the main content's text is wanted: skip subtrees outside it, write no link URLs
+    /// (block markdown then lacks links).
     pub main_only: bool,
 }
 
@@ -581,6 +582,17 @@ impl<'a> Segmenter<'a> {
     }
 
     fn link(&mut self, id: NodeId, ctx: Ctx) {
+        if self.main_only {
+            // Text only: no URL is written, only whether this is a link matters.
+            let counts = self
+                .doc
+                .attr(id, "href")
+                .is_some_and(|h| self.resolver.is_link(h));
+            self.inline.in_link += counts as u32;
+            self.walk_children(id, ctx);
+            self.inline.in_link -= counts as u32;
+            return;
+        }
         let href = self
             .doc
             .attr(id, "href")

@@ -83,6 +83,26 @@ impl Resolver {
         Some(u.into())
     }
 
+    /// Whether [`Self::resolve`] would give a URL for `href`, without building it (cheap; a
+    /// relative reference is assumed to resolve).
+    pub fn is_link(&self, href: &str) -> bool {
+        let h = href.trim_matches(|c: char| c.is_whitespace() || c.is_control());
+        if h.is_empty() || h.starts_with('#') {
+            return false;
+        }
+        match h.split_once(':') {
+            Some((scheme, _))
+                if scheme
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b"+-.".contains(&b)) =>
+            {
+                let s = scheme.to_ascii_lowercase();
+                matches!(s.as_str(), "http" | "https" | "ftp")
+            }
+            _ => self.base.is_some() || h.starts_with("//"),
+        }
+    }
+
     /// Like [`Self::resolve`], for links in markdown.
     pub fn resolve_link(&self, href: &str) -> Option<String> {
         self.resolve(href)
