@@ -7,6 +7,7 @@
 pub mod convert;
 pub mod crawl;
 pub mod error;
+pub mod html;
 pub mod markdown;
 pub mod names;
 pub mod scholarly;

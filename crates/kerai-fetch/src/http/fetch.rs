@@ -29,11 +29,13 @@ pub struct Request {
     /// Validators from the last scrape, for a conditional request.
     pub etag: Option<String>,
     pub last_modified: Option<String>,
+    /// Extra headers (an API's User-Agent or key).
+    pub headers: Vec<(String, String)>,
 }
 
 impl Request {
     pub fn get(url: impl Into<String>) -> Request {
-        Request { url: url.into(), method: Method::Get, etag: None, last_modified: None }
+        Request { url: url.into(), method: Method::Get, etag: None, last_modified: None, headers: Vec::new() }
     }
 }
 
@@ -132,6 +134,9 @@ impl Http {
             }
             if let Some(lm) = &req.last_modified {
                 rb = rb.header(IF_MODIFIED_SINCE, lm);
+            }
+            for (k, v) in &req.headers {
+                rb = rb.header(k.as_str(), v.as_str());
             }
             let resp = match rb.send().await {
                 Ok(r) => r,

@@ -1,0 +1,558 @@
+//! What a page region is, from its tag, ARIA role and class/id words: navigation, page
+//! header, footer, sidebar, comments, share bars, ads, cookie banners, hidden text, or
+//! (by default) nothing special. The main-content finder drops the boilerplate kinds and
+//! the block typer maps them to a [`SectionType`](super::blocks::SectionType).
+
+use std::sync::OnceLock;
+
+use aho_corasick::{AhoCorasick, AhoCorasickKind};
+
+use super::dom::{Document, NodeId, Tag};
+
+/// The boilerplate kind of an element (`None` when it is not boilerplate by itself).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Region {
+    /// Not boilerplate by itself.
+    None,
+    /// Menus, breadcrumbs, pagination, previous/next links.
+    Navigation,
+    /// The page header / banner.
+    Header,
+    /// The page footer.
+    Footer,
+    /// Sidebars and widgets.
+    Sidebar,
+    /// Comment sections.
+    Comments,
+    /// Share and social bars.
+    Share,
+    /// Advertising and promotions.
+    Ad,
+    /// Teasers, "related", "most popular", newsletter sign-ups, cookie and consent banners,
+    /// pop-ups, bylines, tag lists and other page furniture next to the article.
+    Furniture,
+    /// Not shown (`hidden`, `display:none`, screen-reader-only, ...).
+    Hidden,
+    /// Scripts, forms, media, figures: nothing of it is article text.
+    NonText,
+}
+
+impl Region {
+    /// Whether text inside is never main content.
+    pub fn is_boilerplate(self) -> bool {
+        self != Region::None
+    }
+}
+
+/// How strongly the class/id words say "content" (positive) or "boilerplate" (negative),
+/// readability-style; used to weight candidate containers.
+pub fn class_weight(doc: &Document, id: NodeId) -> i32 {
+    let mut w = 0;
+    if doc
+        .attr(id, "itemprop")
+        .is_some_and(|v| v.eq_ignore_ascii_case("articleBody"))
+    {
+        w += 50;
+    }
+    for attr in ["class", "id"] {
+        if let Some(v) = doc.attr(id, attr) {
+            w += scan(v).weight;
+        }
+    }
+    w
+}
+
+/// The region kind of element `id` from its own tag and attributes (not its ancestors').
+pub fn region_of(doc: &Document, id: NodeId) -> Region {
+    let Some(el) = doc.element(id) else {
+        return Region::None;
+    };
+    match el.tag {
+        Tag::Script
+        | Tag::Style
+        | Tag::Noscript
+        | Tag::Template
+        | Tag::Svg
+        | Tag::Math
+        | Tag::Canvas
+        | Tag::Iframe
+        | Tag::Object
+        | Tag::Embed
+        | Tag::Video
+        | Tag::Audio
+        | Tag::Map
+        | Tag::Head
+        | Tag::Title
+        | Tag::Select
+        | Tag::Option
+        | Tag::Textarea
+        | Tag::Input
+        | Tag::Button
+        | Tag::Figure
+        | Tag::Figcaption
+        | Tag::Picture
+        | Tag::Dialog
+        | Tag::Noembed
+        | Tag::Noframes
+        | Tag::Frameset => return Region::NonText,
+        Tag::Nav => return Region::Navigation,
+        Tag::Footer => return Region::Footer,
+        Tag::Aside => return Region::Sidebar,
+        Tag::Header => return Region::Header,
+        Tag::Menu => return Region::Navigation,
+        _ => {}
+    }
+    if el.tag == Tag::Other {
+        let name = doc.name(id);
+        if name.contains('-')
+            && (name.contains("ad") || name.contains("share") || name.contains("social"))
+        {
+            // Custom elements such as <amp-ad>, <social-share>.
+            if name.contains("amp-ad") || name.contains("share") || name.contains("social") {
+                return Region::Ad;
+            }
+        }
+    }
+    let mut class = "";
+    let mut ident = "";
+    for (n, v) in doc.attrs(id) {
+        match n {
+            "hidden" => return Region::Hidden,
+            "aria-hidden" if v.eq_ignore_ascii_case("true") => return Region::Hidden,
+            "style" if is_hidden_style(v) => return Region::Hidden,
+            "role" => match v.to_ascii_lowercase().as_str() {
+                "navigation" | "menu" | "menubar" => return Region::Navigation,
+                "banner" => return Region::Header,
+                "contentinfo" => return Region::Footer,
+                "complementary" => return Region::Sidebar,
+                "dialog" | "alertdialog" => return Region::Furniture,
+                _ => {}
+            },
+            "class" => class = v,
+            "id" => ident = v,
+            "itemprop" if v.contains("comment") => return Region::Comments,
+            "itemprop" if v.eq_ignore_ascii_case("articleBody") => return Region::None,
+            _ => {}
+        }
+    }
+    let c = scan(class);
+    if c.marker {
+        return Region::None;
+    }
+    if c.region != Region::None {
+        return c.region;
+    }
+    let i = scan(ident);
+    if i.marker {
+        Region::None
+    } else {
+        i.region
+    }
+}
+
+fn is_hidden_style(style: &str) -> bool {
+    if !style.contains("none") && !style.contains("hidden") {
+        return false;
+    }
+    let s: String = style
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect::<String>()
+        .to_ascii_lowercase();
+    s.contains("display:none") || s.contains("visibility:hidden")
+}
+
+/// Class names that hide an element (matched whole, not as words: `field-label-hidden` is
+/// not hidden).
+const HIDDEN_CLASSES: &[&str] = &[
+    "hidden",
+    "hide",
+    "is-hidden",
+    "u-hidden",
+    "d-none",
+    "sr-only",
+    "visually-hidden",
+    "visuallyhidden",
+    "screen-reader-text",
+    "screen-reader-only",
+    "screenreader",
+    "offscreen",
+    "invisible",
+    "element-invisible",
+    "hidden-xs-up",
+    "a11y-hidden",
+    "accessibility",
+    "sr-text",
+];
+
+/// Substrings of class/id values that name the article body itself (`article-body`,
+/// `entry-content`, ...): such an element is never boilerplate. Matched with `-`/`_` or
+/// nothing between the two words.
+const CONTENT_MARKERS: &[(&str, &str)] = &[
+    ("article", "body"),
+    ("article", "content"),
+    ("article", "text"),
+    ("entry", "content"),
+    ("post", "content"),
+    ("post", "body"),
+    ("story", "body"),
+    ("story", "content"),
+    ("story", "text"),
+    ("main", "content"),
+    ("body", "text"),
+    ("content", "body"),
+    ("article", "bd"),
+    ("news", "article"),
+    ("post", "entry"),
+    ("entry", "body"),
+    ("blog", "post"),
+    ("post", "text"),
+];
+
+/// Whole words (between non-alphanumerics) and the region they name.
+const WORDS: &[(&str, Region)] = &[
+    ("nav", Region::Navigation),
+    ("navbar", Region::Navigation),
+    ("navigation", Region::Navigation),
+    ("menu", Region::Navigation),
+    ("menubar", Region::Navigation),
+    ("breadcrumb", Region::Navigation),
+    ("breadcrumbs", Region::Navigation),
+    ("pagination", Region::Navigation),
+    ("pager", Region::Navigation),
+    ("skiplink", Region::Navigation),
+    ("topnav", Region::Navigation),
+    ("subnav", Region::Navigation),
+    ("toolbar", Region::Navigation),
+    ("header", Region::Header),
+    ("masthead", Region::Header),
+    ("topbar", Region::Header),
+    ("footer", Region::Footer),
+    ("colophon", Region::Footer),
+    ("copyright", Region::Footer),
+    ("sidebar", Region::Sidebar),
+    ("widget", Region::Sidebar),
+    ("widgets", Region::Sidebar),
+    ("aside", Region::Sidebar),
+    ("disqus", Region::Comments),
+    ("respond", Region::Comments),
+    ("replies", Region::Comments),
+    ("share", Region::Share),
+    ("sharing", Region::Share),
+    ("social", Region::Share),
+    ("sharebar", Region::Share),
+    ("addthis", Region::Share),
+    ("shares", Region::Share),
+    ("ad", Region::Ad),
+    ("ads", Region::Ad),
+    ("advert", Region::Ad),
+    ("adverts", Region::Ad),
+    ("advertisement", Region::Ad),
+    ("adslot", Region::Ad),
+    ("adunit", Region::Ad),
+    ("sponsored", Region::Ad),
+    ("sponsor", Region::Ad),
+    ("dfp", Region::Ad),
+    ("gpt", Region::Ad),
+    ("outbrain", Region::Ad),
+    ("taboola", Region::Ad),
+    ("promo", Region::Ad),
+    ("promotion", Region::Ad),
+    ("related", Region::Furniture),
+    ("recommended", Region::Furniture),
+    ("recommendations", Region::Furniture),
+    ("popular", Region::Furniture),
+    ("trending", Region::Furniture),
+    ("newsletter", Region::Furniture),
+    ("subscribe", Region::Furniture),
+    ("signup", Region::Furniture),
+    ("cookie", Region::Furniture),
+    ("cookies", Region::Furniture),
+    ("consent", Region::Furniture),
+    ("gdpr", Region::Furniture),
+    ("modal", Region::Furniture),
+    ("popup", Region::Furniture),
+    ("overlay", Region::Furniture),
+    ("byline", Region::Furniture),
+    ("tags", Region::Furniture),
+    ("taglist", Region::Furniture),
+    ("teaser", Region::Furniture),
+    ("teasers", Region::Furniture),
+    ("author", Region::Furniture),
+    ("authors", Region::Furniture),
+    ("dateline", Region::Furniture),
+    ("timestamp", Region::Furniture),
+    ("meta", Region::Furniture),
+    ("caption", Region::Furniture),
+    ("credit", Region::Furniture),
+    ("credits", Region::Furniture),
+    ("gallery", Region::Furniture),
+    ("slideshow", Region::Furniture),
+    ("carousel", Region::Furniture),
+    ("lightbox", Region::Furniture),
+    ("tooltip", Region::Furniture),
+    ("popover", Region::Furniture),
+    ("rollover", Region::Furniture),
+    ("print", Region::Furniture),
+    ("keywords", Region::Furniture),
+    ("prevnext", Region::Navigation),
+    ("nextprev", Region::Navigation),
+    ("next-prev", Region::Navigation),
+    ("prev-next", Region::Navigation),
+    ("post-navigation", Region::Navigation),
+    ("postnav", Region::Navigation),
+];
+
+/// Parts of longer words (`sharebuttons`, `relatedposts`) and the region they name.
+const PARTS: &[(&str, Region)] = &[
+    ("sidebar", Region::Sidebar),
+    ("footer", Region::Footer),
+    ("breadcrumb", Region::Navigation),
+    ("navbar", Region::Navigation),
+    ("share", Region::Share),
+    ("social", Region::Share),
+    ("advert", Region::Ad),
+    ("sponsor", Region::Ad),
+    ("outbrain", Region::Ad),
+    ("taboola", Region::Ad),
+    ("related", Region::Furniture),
+    ("newsletter", Region::Furniture),
+    ("subscribe", Region::Furniture),
+    ("cookie", Region::Furniture),
+    ("recommend", Region::Furniture),
+    ("popular", Region::Furniture),
+    ("caption", Region::Furniture),
+    ("imagecredit", Region::Furniture),
+    ("photocredit", Region::Furniture),
+    ("embedcredit", Region::Furniture),
+];
+
+const POSITIVE: &[&str] = &[
+    "article", "body", "content", "entry", "hentry", "main", "page", "post", "text", "blog",
+    "story",
+];
+const NEGATIVE: &[&str] = &[
+    "hidden",
+    "banner",
+    "combx",
+    "comment",
+    "com-",
+    "contact",
+    "foot",
+    "footer",
+    "footnote",
+    "masthead",
+    "media",
+    "meta",
+    "outbrain",
+    "promo",
+    "related",
+    "scroll",
+    "share",
+    "shoutbox",
+    "sidebar",
+    "skyscraper",
+    "sponsor",
+    "shopping",
+    "tags",
+    "tool",
+    "widget",
+    "byline",
+    "social",
+    "caption",
+];
+/// Substrings that make the whole-class hidden check worth doing.
+const HIDDEN_HINTS: &[&str] = &[
+    "hid",
+    "sr-",
+    "invisible",
+    "offscreen",
+    "d-none",
+    "screen",
+    "a11y",
+    "accessib",
+];
+/// Substrings of embedded posts (`social-media-embed`, `twitter-tweet`): not share bars.
+const EMBED_HINTS: &[&str] = &["embed", "tweet", "instagram-media"];
+
+/// What one pattern of the matcher means.
+#[derive(Default, Clone, Copy)]
+struct Meaning {
+    word: Option<Region>,
+    part: Option<Region>,
+    /// Index into CONTENT_MARKERS' first words (`article` in `article-body`) -- handled by
+    /// `marker` patterns which are the joined forms.
+    marker: bool,
+    positive: bool,
+    negative: bool,
+    hidden_hint: bool,
+    embed: bool,
+    comment: bool,
+}
+
+struct Matcher {
+    ac: AhoCorasick,
+    meanings: Vec<Meaning>,
+}
+
+fn matcher() -> &'static Matcher {
+    static M: OnceLock<Matcher> = OnceLock::new();
+    M.get_or_init(|| {
+        let mut pats: Vec<String> = Vec::new();
+        let mut meanings: Vec<Meaning> = Vec::new();
+        let mut add = |p: &str, f: &dyn Fn(&mut Meaning)| {
+            let i = match pats.iter().position(|q| q == p) {
+                Some(i) => i,
+                None => {
+                    pats.push(p.to_string());
+                    meanings.push(Meaning::default());
+                    pats.len() - 1
+                }
+            };
+            f(&mut meanings[i]);
+        };
+        for &(w, r) in WORDS {
+            add(w, &|m| m.word = Some(r));
+        }
+        for &(w, r) in PARTS {
+            add(w, &|m| m.part = Some(r));
+        }
+        for &(a, b) in CONTENT_MARKERS {
+            for sep in ["", "-", "_", "__"] {
+                add(&format!("{a}{sep}{b}"), &|m| m.marker = true);
+            }
+        }
+        for &p in POSITIVE {
+            add(p, &|m| m.positive = true);
+        }
+        for &p in NEGATIVE {
+            add(p, &|m| m.negative = true);
+        }
+        for &p in HIDDEN_HINTS {
+            add(p, &|m| m.hidden_hint = true);
+        }
+        for &p in EMBED_HINTS {
+            add(p, &|m| m.embed = true);
+        }
+        add("comment", &|m| m.comment = true);
+        let ac = AhoCorasick::builder()
+            .ascii_case_insensitive(true)
+            .kind(Some(AhoCorasickKind::DFA))
+            .build(&pats)
+            .expect("class-word patterns build");
+        Matcher { ac, meanings }
+    })
+}
+
+/// What a class or id value says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ClassInfo {
+    /// The boilerplate region named (`None` when none, or when `marker`).
+    pub region: Region,
+    /// The value names the article body (`article-body`, `entry-content`, ...).
+    pub marker: bool,
+    /// readability-style weight: -25 for boilerplate words, +25 for content words, +25 for a marker.
+    pub weight: i32,
+}
+
+fn is_alnum(b: Option<&u8>) -> bool {
+    b.is_some_and(|c| c.is_ascii_alphanumeric())
+}
+
+/// Reads a class or id value in one pass of the pattern matcher.
+pub fn scan(v: &str) -> ClassInfo {
+    let mut info = ClassInfo {
+        region: Region::None,
+        marker: false,
+        weight: 0,
+    };
+    if v.is_empty() {
+        return info;
+    }
+    let m = matcher();
+    let b = v.as_bytes();
+    let (mut pos, mut neg, mut embed, mut hidden_hint) = (false, false, false, false);
+    // (start, region) of word and part matches, in order.
+    let mut found: Vec<(usize, Region, bool)> = Vec::new();
+    for mat in m.ac.find_overlapping_iter(v) {
+        let meaning = m.meanings[mat.pattern().as_usize()];
+        let (s, e) = (mat.start(), mat.end());
+        let word_start = s == 0 || !is_alnum(b.get(s - 1));
+        let word_end = !is_alnum(b.get(e));
+        info.marker |= meaning.marker;
+        pos |= meaning.positive;
+        neg |= meaning.negative;
+        embed |= meaning.embed;
+        hidden_hint |= meaning.hidden_hint;
+        if let Some(r) = meaning.word {
+            if word_start && word_end {
+                found.push((s, r, true));
+            }
+        }
+        if let Some(r) = meaning.part {
+            found.push((s, r, false));
+        }
+        if meaning.comment
+            && word_start
+            && !v[s..]
+                .get(..10)
+                .is_some_and(|t| t.eq_ignore_ascii_case("commentary"))
+        {
+            found.push((s, Region::Comments, true));
+        }
+    }
+    info.weight =
+        if neg { -25 } else { 0 } + if pos { 25 } else { 0 } + if info.marker { 25 } else { 0 };
+    if hidden_hint
+        && v.split_ascii_whitespace()
+            .any(|c| HIDDEN_CLASSES.iter().any(|h| h.eq_ignore_ascii_case(c)))
+    {
+        info.region = Region::Hidden;
+        return info;
+    }
+    if info.marker {
+        return info;
+    }
+    for (_, r, _) in found {
+        if embed && matches!(r, Region::Share | Region::Sidebar) {
+            continue;
+        }
+        info.region = r;
+        if r == Region::Comments {
+            break;
+        }
+    }
+    info
+}
+
+/// Whether a class/id value names the article body itself (see [`ClassInfo::marker`]).
+pub fn is_content_marker(v: &str) -> bool {
+    scan(v).marker
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn class_words() {
+        assert_eq!(scan("site-footer").region, Region::Footer);
+        assert_eq!(scan("article-body pagination-first").region, Region::None);
+        assert!(scan("article-body pagination-first").marker);
+        assert_eq!(scan("field-label-hidden").region, Region::None);
+        assert_eq!(scan("foo hidden").region, Region::Hidden);
+        assert_eq!(scan("commentary").region, Region::None);
+        assert_eq!(scan("comment-list").region, Region::Comments);
+        assert_eq!(scan("header").region, Region::Header);
+        assert_eq!(scan("shadow read-more").region, Region::None);
+        assert_eq!(scan("relatedPosts").region, Region::Furniture);
+        assert_eq!(scan("social-media-embed").region, Region::None);
+        assert_eq!(scan("ad-slot").region, Region::Ad);
+        assert_eq!(scan("loaded").region, Region::None);
+        assert_eq!(scan("grid-container next-prev").region, Region::Navigation);
+        assert_eq!(
+            scan("InlineImage-imageEmbedCaption").region,
+            Region::Furniture
+        );
+    }
+}

@@ -1,0 +1,160 @@
+//! Main-content extraction: [`to_markdown`] and [`to_text`].
+
+use serde::{Deserialize, Serialize};
+
+use super::analysis::Analysis;
+use super::blocks::{Block, BlockKind, Segmenter};
+use super::content::main_roots;
+use super::dom::{parse, Document, Tag};
+use super::links::{links_of, Link, Resolver};
+
+/// The main content of a page, and what else was learnt on the way.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Extracted {
+    /// The page title: the main heading, else `og:title`, else `<title>`.
+    pub title: Option<String>,
+    /// The main content as markdown (title as `# ` heading first).
+    pub markdown: String,
+    /// The main content as plain text (no link URLs, no title).
+    pub text: String,
+    /// All blocks of the page; those with `main` make the markdown.
+    pub blocks: Vec<Block>,
+    /// All links of the page (see [`super::links()`]).
+    pub links: Vec<Link>,
+    /// The language of the main content (ISO 639-1), from detection, else `<html lang>`.
+    pub language: Option<String>,
+    /// True when the page was larger than the parser's limits and was cut.
+    pub truncated: bool,
+}
+
+fn collapse(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The page title (see [`Extracted::title`]).
+fn title_of(doc: &Document, an: &Analysis) -> Option<String> {
+    for h in doc.find_all(Tag::H1) {
+        if matches!(
+            an.own[h as usize],
+            super::classify::Region::Hidden | super::classify::Region::NonText
+        ) {
+            continue;
+        }
+        let t = collapse(&doc.text_content(h));
+        if !t.is_empty() && t.chars().count() < 300 {
+            return Some(t);
+        }
+    }
+    for m in doc.find_all(Tag::Meta) {
+        if doc
+            .attr(m, "property")
+            .is_some_and(|p| p.eq_ignore_ascii_case("og:title"))
+        {
+            if let Some(c) = doc
+                .attr(m, "content")
+                .map(collapse)
+                .filter(|c| !c.is_empty())
+            {
+                return Some(c);
+            }
+        }
+    }
+    doc.find(Tag::Title)
+        .map(|t| collapse(&doc.text_content(t)))
+        .filter(|t| !t.is_empty())
+}
+
+/// Blocks of the page with the main ones marked.
+pub(crate) fn segment(
+    doc: &Document,
+    url: &str,
+    main_only: bool,
+) -> (Vec<Block>, Option<String>, Resolver) {
+    let an = Analysis::new(doc);
+    let roots = main_roots(doc, &an);
+    let resolver = Resolver::new(doc, url);
+    let title = title_of(doc, &an);
+    let run = |roots: &[u32]| {
+        let mut seg = Segmenter::new(doc, &an, roots, &resolver);
+        seg.main_only = main_only;
+        if let Some(t) = &title {
+            seg.seed_title(t);
+        }
+        seg.run(Document::ROOT);
+        let mut blocks = seg.blocks;
+        super::filter::filter_main(&mut blocks, title.as_deref());
+        blocks
+    };
+    let mut blocks = run(&roots);
+    // Fallback: the chosen container kept almost nothing of a page that has text; take the
+    // whole body (boilerplate regions and block filters still apply).
+    let kept: u32 = blocks.iter().filter(|b| b.main).map(|b| b.chars).sum();
+    let body_text = an.text[an.body as usize];
+    if kept < FALLBACK_MIN_CHARS && body_text >= FALLBACK_BODY_CHARS && roots != [an.body] {
+        let wide = run(&[an.body]);
+        let wide_kept: u32 = wide.iter().filter(|b| b.main).map(|b| b.chars).sum();
+        if wide_kept > kept * 2 {
+            blocks = wide;
+        }
+    }
+    (blocks, title, resolver)
+}
+
+/// Main content shorter than this (non-whitespace characters) triggers the fallback...
+const FALLBACK_MIN_CHARS: u32 = 150;
+/// ... when the page body (boilerplate left out) has at least this much text.
+const FALLBACK_BODY_CHARS: u32 = 1000;
+
+/// Joins main blocks: items of one list one per line, other blocks separated by a blank line.
+fn join(blocks: &[Block], field: impl Fn(&Block) -> &str) -> String {
+    let mut out = String::new();
+    let mut prev: Option<&Block> = None;
+    for b in blocks.iter().filter(|b| b.main) {
+        if let Some(p) = prev {
+            let same_list = b.kind == BlockKind::ListItem
+                && p.kind == BlockKind::ListItem
+                && (b.list_id == p.list_id || b.list_depth != p.list_depth);
+            out.push_str(if same_list { "\n" } else { "\n\n" });
+        }
+        out.push_str(field(b));
+        prev = Some(b);
+    }
+    out
+}
+
+/// The main content of `html` (fetched from `url`) as markdown, with title, blocks, links and
+/// language.
+pub fn to_markdown(html: &str, url: &str) -> Extracted {
+    let doc = parse(html);
+    let (blocks, title, _) = segment(&doc, url, false);
+    let text = join(&blocks, |b| &b.text);
+    let mut markdown = join(&blocks, |b| &b.markdown);
+    let first_is_h1 = blocks
+        .iter()
+        .find(|b| b.main)
+        .is_some_and(|b| b.kind == BlockKind::Heading && b.depth == 1);
+    if let (Some(t), false) = (&title, first_is_h1) {
+        markdown = if markdown.is_empty() {
+            format!("# {t}")
+        } else {
+            format!("# {t}\n\n{markdown}")
+        };
+    }
+    let language = super::language::page_language(&doc, &text);
+    Extracted {
+        title,
+        markdown,
+        text,
+        links: links_of(&doc, url),
+        blocks,
+        language,
+        truncated: doc.truncated,
+    }
+}
+
+/// The plain text of the main content of `html` (no link URLs, no title): the AEB format.
+pub fn to_text(html: &str, url: &str) -> String {
+    let doc = parse(html);
+    let (blocks, _, _) = segment(&doc, url, true);
+    join(&blocks, |b| &b.text)
+}
