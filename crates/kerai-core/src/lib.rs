@@ -4,7 +4,9 @@
 //! are tested with plain `cargo test` and shared by the extension (`kerai`) and the fetcher
 //! (`kerai-fetch`).
 
+pub mod citations;
 pub mod error;
+pub mod references;
 pub mod shared_data;
 
 pub use error::{ErrorKind, ResourceError};
