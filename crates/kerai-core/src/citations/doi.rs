@@ -107,12 +107,16 @@ fn scan_suffix(text: &str, i: usize) -> Scanned {
                 push(&mut sc, c, k + len);
             }
             '<' => {
+                // Only a SICI segment such as `<483::AID-AJPA4>`: digits, letters, `:` and `-`.
                 let window = &b[k + 1..b.len().min(k + 64)];
-                let closes = window
+                let body = window
                     .iter()
-                    .take_while(|x| !x.is_ascii_whitespace() && **x != b'<')
-                    .any(|x| *x == b'>');
-                if !closes {
+                    .take_while(|x| x.is_ascii_alphanumeric() || **x == b':' || **x == b'-')
+                    .count();
+                let sici = window.get(body) == Some(&b'>')
+                    && window[..body].contains(&b':')
+                    && window.first().is_some_and(u8::is_ascii_digit);
+                if !sici {
                     break;
                 }
                 push(&mut sc, c, k + len);
@@ -329,6 +333,10 @@ mod tests {
             "10.1002/(SICI)1096-8644(199808)106:4<483::AID-AJPA4>3.0.CO;2-K"
         ));
         assert!(is_valid_doi("10.10.123/456"));
+        assert_eq!(
+            first("<dc:identifier>doi:10.1063/1.5079474</dc:identifier>").as_deref(),
+            Some("10.1063/1.5079474")
+        );
         assert!(!is_valid_doi("10..1000/journal.pone.0011111"));
         assert!(!is_valid_doi("10/134980"));
         assert!(!is_valid_doi("10.001/001#00"));
