@@ -22,7 +22,7 @@ mod links;
 mod offsets;
 mod tlds;
 pub(crate) mod tokens;
-mod words;
+pub(crate) mod words;
 
 pub use arxiv::arxiv_in_url;
 pub use doi::{is_valid_doi, normalize_doi};
@@ -36,6 +36,11 @@ pub(crate) struct Found {
     pub end: usize,
     pub kind: CitationKind,
     pub detail: serde_json::Value,
+}
+
+/// URL, DOI and arXiv spans (byte offsets) with the default link rules, for the reference parser.
+pub(crate) fn identifier_spans(text: &str) -> Vec<Found> {
+    identifiers::find_identifiers(text, LinkOptions::default())
 }
 
 /// What [`detect_citations_with`] looks for.

@@ -52,7 +52,8 @@ pub fn tokenize(text: &str, from: usize, to: usize) -> Vec<Tok<'_>> {
         let mut end = i + c.len_utf8();
         let kind = if c.is_alphabetic() {
             while let Some(&(j, d)) = it.peek() {
-                if d.is_alphabetic() || is_mark(d) {
+                // U+21B5 stands for a lost ligature (`a↵ects`) in PDF text.
+                if d.is_alphabetic() || is_mark(d) || d == '\u{21B5}' {
                     end = j + d.len_utf8();
                     it.next();
                 } else if is_joiner(d) && s[j + d.len_utf8()..].starts_with(char::is_alphabetic) {
