@@ -116,12 +116,14 @@ pub fn year_candidates(s: &str) -> Vec<YearCand> {
         if dash_after || dash_before {
             continue;
         }
-        let lower_before = before.to_lowercase();
+        let last_word = before
+            .rsplit(|c: char| c.is_whitespace() || c == '(' || c == ',')
+            .next()
+            .unwrap_or("");
         if [
-            "pp.", "p.", "pp", "vol.", "vol", "no.", "nr.", "pages", "page",
+            "pp.", "p.", "pp", "vol.", "Vol.", "vol", "no.", "No.", "nr.", "pages", "page", "S.",
         ]
-        .iter()
-        .any(|w| lower_before.ends_with(w))
+        .contains(&last_word)
         {
             continue;
         }

@@ -248,6 +248,18 @@ const NOT_SUBTITLE: &[&str] = &[
     "Series",
     "Lecture",
     "Notes",
+    "DVD",
+    "CD",
+    "Motion picture",
+    "Film",
+    "Video",
+    "Television",
+    "Radio",
+    "Audio",
+    "Podcast",
+    "Map",
+    "Exhibition",
+    "Catalogue",
 ];
 
 static TRAILING_YEAR_RE: LazyLock<Regex> = LazyLock::new(|| {
@@ -275,8 +287,7 @@ fn title_bounds(main: &str, t: usize, comma_style: bool) -> (usize, usize) {
     }
     let ran_to_end = main[next.min(main.len())..].trim().is_empty();
     if ran_to_end || LOCATOR_HINT_RE.is_match(&main[t..end]) {
-        let (e2, n2) = title_end(main, t, true);
-        if e2 < end {
+        if let Some((e2, n2)) = comma_cut(main, t, end) {
             return (e2, n2);
         }
     }
@@ -289,6 +300,7 @@ fn title_bounds(main: &str, t: usize, comma_style: bool) -> (usize, usize) {
             && !seg.chars().any(|c| c.is_ascii_digit())
             && seg.split_whitespace().count() <= 12
             && !looks_like_journal(seg)
+            && !seg.starts_with(['[', '('])
             && !NOT_SUBTITLE.iter().any(|w| seg.starts_with(w));
         let followed = after.starts_with("In ")
             || after.starts_with("In:")
@@ -299,6 +311,111 @@ fn title_bounds(main: &str, t: usize, comma_style: bool) -> (usize, usize) {
         }
     }
     (end, next)
+}
+
+/// Words that mark a venue, publisher or locator after a title.
+const VENUE_WORDS: &[&str] = &[
+    "press",
+    "publisher",
+    "publishers",
+    "publishing",
+    "university",
+    "universität",
+    "université",
+    "universidad",
+    "institute",
+    "journal",
+    "proceedings",
+    "proc",
+    "conference",
+    "conf",
+    "symposium",
+    "workshop",
+    "transactions",
+    "trans",
+    "review",
+    "letters",
+    "bulletin",
+    "report",
+    "thesis",
+    "dissertation",
+    "verlag",
+    "editions",
+    "éditions",
+    "books",
+    "society",
+    "company",
+    "co",
+    "inc",
+    "ltd",
+    "lecture",
+    "notes",
+    "series",
+    "magazine",
+    "quarterly",
+    "annals",
+    "acta",
+    "vol",
+    "pp",
+    "technical",
+    "tech",
+    "phd",
+    "ph",
+    "master",
+    "masters",
+    "acm",
+    "ieee",
+    "springer",
+    "elsevier",
+    "wiley",
+    "academic",
+    "appear",
+    "submitted",
+    "available",
+    "unpublished",
+    "manuscript",
+    "paper",
+    "preprint",
+    "arxiv",
+    "edition",
+    "ed",
+    "eds",
+    "chapter",
+    "in",
+    "pages",
+    "page",
+    "no",
+    "volume",
+];
+
+/// Whether the comma-separated segment at the head of `s` is a venue, publisher or locator.
+fn venue_like(s: &str) -> bool {
+    let seg = s.split(',').next().unwrap_or(s);
+    seg.chars().any(|c| c.is_ascii_digit())
+        || looks_like_journal(s)
+        || seg
+            .split(|c: char| !c.is_alphanumeric())
+            .any(|w| VENUE_WORDS.contains(&w.to_lowercase().as_str()))
+        || seg.trim_start().chars().nth(1) == Some('.')
+}
+
+/// The first `, ` in `main[t..limit]` after which a venue follows (`Title, Lecture Notes…`,
+/// `Title, Oxford University Press`); else the first `, Capital`.
+fn comma_cut(main: &str, t: usize, limit: usize) -> Option<(usize, usize)> {
+    let region = &main[t..limit.min(main.len())];
+    let mut first_cap = None;
+    for (off, _) in region.match_indices(", ") {
+        let after = &main[t + off + 2..];
+        if venue_like(after) {
+            return Some((t + off, t + off + 1));
+        }
+        if first_cap.is_none()
+            && after.starts_with(|c: char| c.is_uppercase() || "\"“«‘(`".contains(c))
+        {
+            first_cap = Some((t + off, t + off + 1));
+        }
+    }
+    first_cap
 }
 
 /// Parses one bibliography entry (APA, Vancouver, Chicago, Harvard, IEEE, physics styles,

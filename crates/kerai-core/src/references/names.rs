@@ -210,7 +210,10 @@ impl<'t, 'a> P<'t, 'a> {
         while let Some(t) = self.get(j) {
             let dotted = self.punct(j + 1, '.');
             let two_letter = t.kind == TokKind::Word
-                && ["Th", "Ch", "Sh", "Ph", "Yu", "Zh"].contains(&t.text)
+                && [
+                    "Th", "Ch", "Sh", "Ph", "Yu", "Zh", "Ye", "Ya", "Yo", "Kh", "Ts",
+                ]
+                .contains(&t.text)
                 && dotted;
             // `J-L.`, `J-P.`: hyphenated initials written as one token.
             let hyphenated = t.kind == TokKind::Word
@@ -229,7 +232,10 @@ impl<'t, 'a> P<'t, 'a> {
                 part.push('.');
             } else if !parts.is_empty() && self.get(k).is_some_and(is_upper_initial) {
                 // `J P Smith`: undotted initials only in a run.
-            } else if !self.get(k).is_none_or(|n| n.kind == TokKind::Punct) && !self.name_word(k) {
+            } else if !self.get(k).is_none_or(|n| n.kind == TokKind::Punct)
+                && !self.name_word(k)
+                && !(self.word(k, "and") || self.word(k, "et"))
+            {
                 break;
             }
             if self.punct(k, '-') && self.get(k + 1).is_some_and(is_upper_initial) {
@@ -355,6 +361,14 @@ impl<'t, 'a> P<'t, 'a> {
                 ok(k).then(|| (k, author(&fam, &ini)))
             }),
             Style::FamilyGiven => self.families(i, 2).into_iter().find_map(|(j, fam)| {
+                if fam
+                    .split_whitespace()
+                    .filter(|w| !is_particle(&w.to_lowercase()))
+                    .count()
+                    != 1
+                {
+                    return None;
+                }
                 let g = self.family_comma(j)?;
                 self.givens(g, 3).into_iter().find_map(|(k, given)| {
                     let k = self.suffix(k);
@@ -369,6 +383,11 @@ impl<'t, 'a> P<'t, 'a> {
                 })
             }
             Style::FamilyCluster => self.families(i, 1).into_iter().find_map(|(j, fam)| {
+                // `ALY (M.I.)`: initials in brackets after the family name.
+                if self.punct(j, '(') {
+                    let (k, ini) = self.initials(j + 1)?;
+                    return (self.punct(k, ')') && ok(k + 1)).then(|| (k + 1, author(&fam, &ini)));
+                }
                 let (k, ini) = self.cluster(j)?;
                 let k = self.suffix(k);
                 ok(k).then(|| (k, author(&fam, &ini)))
@@ -619,7 +638,17 @@ impl<'t, 'a> P<'t, 'a> {
                     let initials_first = style == Style::InitialsFamily;
                     !((family_first || initials_first) && **s == Style::GivenFamily && !joined)
                 })
-                .find_map(|s| self.unit(k, *s));
+                .find_map(|s| {
+                    self.unit(k, *s).filter(|(m, _)| {
+                        // A written-out name continuing a list ends the list or leads to the next name.
+                        *s != Style::GivenFamily
+                            || joined
+                            || self.get(*m).is_none_or(|t| {
+                                [',', ';', '.', ':', '&'].iter().any(|c| t.is_punct(*c))
+                                    || t.is_word("and")
+                            })
+                    })
+                });
             match next {
                 Some((m, a)) => {
                     authors.push(a);

@@ -134,7 +134,12 @@ pub fn title_end(s: &str, p: usize, comma_style: bool) -> (usize, usize) {
                             .trim_start_matches(|c: char| c.is_ascii_digit())
                             .starts_with(o)
                     });
+                let paren_body = &inner[..inner.find([')', ']']).unwrap_or(inner.len()).min(80)];
+                let credited = ["Trans.", "Ed.", "Eds.", "trans.", "ed.", "eds."]
+                    .iter()
+                    .any(|w| paren_body.contains(&format!(" {w}")));
                 let note = year_only
+                    || credited
                     || ordinal
                     || c == '['
                     || [
