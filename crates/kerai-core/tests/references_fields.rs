@@ -136,9 +136,10 @@ fn gold_first_family(raw: &str) -> Option<String> {
 fn gold_value(fields: &Value, field: &str) -> Option<String> {
     let v = match field {
         "first_author" => gold_first_family(fields["authors"].as_array()?.first()?.as_str()?)?,
-        "arxiv" => {
-            let a = soft(fields["arxiv"].as_str()?);
-            a.strip_prefix("arxiv").unwrap_or(&a).to_string()
+        // The label is not part of the value: `arXiv:1609.04406`, `ISBN 0-486-67260-3`, `URL: www…`.
+        f @ ("arxiv" | "isbn" | "url") => {
+            let a = soft(fields[f].as_str()?);
+            a.strip_prefix(f).unwrap_or(&a).to_string()
         }
         f => fields[f].as_str()?.to_string(),
     };

@@ -69,6 +69,27 @@ pub struct Reference {
     pub isbn: Option<String>,
 }
 
+static SPACE_BEFORE_PUNCT_RE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(\S)\s+([,.;])").unwrap_or_else(|e| unreachable!("{e}")));
+static GLUED_AFTER_PUNCT_RE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"([,;])(\p{L})|(\p{Ll}{2})\.(\p{Lu}\p{Ll})").unwrap_or_else(|e| unreachable!("{e}"))
+});
+
+/// Undoes PDF-extraction spacing: `Title ,Phys .Rev .B 31` → `Title, Phys. Rev. B 31`,
+/// `at a glance.J Cell Sci` → `at a glance. J Cell Sci`.
+fn respace(s: &str) -> String {
+    let s = SPACE_BEFORE_PUNCT_RE.replace_all(s, "$1$2");
+    GLUED_AFTER_PUNCT_RE
+        .replace_all(&s, |c: &regex::Captures<'_>| {
+            match (c.get(1), c.get(2), c.get(3), c.get(4)) {
+                (Some(p), Some(l), _, _) => format!("{} {}", p.as_str(), l.as_str()),
+                (_, _, Some(a), Some(b)) => format!("{}. {}", a.as_str(), b.as_str()),
+                _ => c[0].to_string(),
+            }
+        })
+        .into_owned()
+}
+
 /// Collapses whitespace runs into single spaces and trims.
 fn collapse_ws(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
@@ -91,6 +112,9 @@ fn cut_identifiers(s: &str, r: &mut Reference) -> String {
             CitationKind::Doi => {
                 if r.doi.is_none() {
                     r.doi = f.detail["doi"].as_str().map(str::to_string);
+                }
+                if r.url.is_none() && f.detail.get("url").is_some() {
+                    r.url = Some(raw.to_string());
                 }
             }
             CitationKind::Arxiv => {
@@ -424,7 +448,7 @@ pub fn parse_reference(text: &str) -> Reference {
     let mut r = Reference::default();
     let collapsed = collapse_ws(text);
     let body = &collapsed[numbering_len(&collapsed)..];
-    let main = cut_identifiers(body, &mut r);
+    let main = respace(&cut_identifiers(body, &mut r));
     let main = main.as_str();
 
     // Authors (or editors) at the head.

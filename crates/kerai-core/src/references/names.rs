@@ -34,6 +34,16 @@ enum Style {
     CapsGiven,
     /// A single name before a full stop: `Homer.`, `Ovid.`
     Mononym,
+    /// A name in Chinese, Japanese or Korean script: `郭宏奇.`, `吉田 清弘/`.
+    Cjk,
+}
+
+fn is_cjk(c: char) -> bool {
+    matches!(c, '\u{4E00}'..='\u{9FFF}' | '\u{3400}'..='\u{4DBF}' | '\u{AC00}'..='\u{D7AF}' | '\u{3040}'..='\u{30FF}' | '\u{F900}'..='\u{FAFF}')
+}
+
+fn is_cjk_word(t: &Tok<'_>, max: usize) -> bool {
+    t.kind == TokKind::Word && t.text.chars().count() <= max && t.text.chars().all(is_cjk)
 }
 
 struct P<'t, 'a> {
@@ -419,6 +429,24 @@ impl<'t, 'a> P<'t, 'a> {
                     (self.punct(k, ',') || self.punct(k, ';')).then(|| (k, author(t.text, &given)))
                 })
             }
+            Style::Cjk => {
+                let t = self.get(i)?;
+                if !is_cjk_word(t, 4) {
+                    return None;
+                }
+                let given = self.get(i + 1).filter(|g| is_cjk_word(g, 3));
+                let end = if given.is_some() { i + 2 } else { i + 1 };
+                let next_ok = self.get(end).is_none_or(|n| n.kind == TokKind::Punct);
+                next_ok.then(|| {
+                    (
+                        end,
+                        Author {
+                            family: t.text.to_string(),
+                            given: given.map(|g| g.text.to_string()),
+                        },
+                    )
+                })
+            }
             Style::Mononym => {
                 let t = self.get(i)?;
                 let single = self.name_word(i)
@@ -459,7 +487,11 @@ impl<'t, 'a> P<'t, 'a> {
         let mut j = i;
         let mut seen = false;
         let mut joined = false;
-        if self.punct(j, ',') || self.punct(j, ';') {
+        if self.punct(j, ',')
+            || self.punct(j, ';')
+            || self.punct(j, '\u{3001}')
+            || self.punct(j, '/')
+        {
             j += 1;
             seen = true;
         }
@@ -601,6 +633,7 @@ impl<'t, 'a> P<'t, 'a> {
             Style::GivenFamily => &[Style::GivenFamily, Style::InitialsFamily],
             Style::CapsGiven => &[Style::CapsGiven, Style::FamilyCluster],
             Style::Mononym => &[],
+            Style::Cjk => &[Style::Cjk],
         }
     }
 
@@ -661,7 +694,7 @@ impl<'t, 'a> P<'t, 'a> {
     }
 }
 
-const STYLE_ORDER: [Style; 7] = [
+const STYLE_ORDER: [Style; 8] = [
     Style::InitialsFamily,
     Style::FamilyInitials,
     Style::FamilyGiven,
@@ -669,6 +702,7 @@ const STYLE_ORDER: [Style; 7] = [
     Style::CapsGiven,
     Style::GivenFamily,
     Style::Mononym,
+    Style::Cjk,
 ];
 
 /// Parses the author list of `text[start..limit]`; `None` when it does not open with a name.
