@@ -11,13 +11,13 @@ const ARCHIVES: &str = "astro-ph|cond-mat|gr-qc|hep-ex|hep-lat|hep-ph|hep-th|mat
 
 static LABELLED_RE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(&format!(
-        r"(?i)\barxiv(?:\s+preprint|\s+e-prints?)?\s*[:.]?\s*(?:arxiv\s*:\s*)?(?:(?P<new>\d{{4}}\.\d{{4,5}})|(?P<old>(?:{ARCHIVES})(?:\.[A-Z]{{2}})?/\d{{7}}))(?:v(?P<v>\d+))?\b"
+        r"(?i)(?-u:\b)arxiv(?:\s+preprint|\s+e-prints?)?\s*[:.]?\s*(?:arxiv\s*:\s*)?(?:(?P<new>\d{{4}}\.\d{{4,5}})|(?P<old>(?:{ARCHIVES})(?:\.[A-Z]{{2}})?/\d{{7}}))(?:v(?P<v>\d+))?(?-u:\b)"
     ))
     .unwrap_or_else(|_| unreachable!())
 });
 static OLD_RE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(&format!(
-        r"\b(?P<old>(?:{ARCHIVES})(?:\.[A-Z]{{2}})?/\d{{7}})(?:v(?P<v>\d+))?\b"
+        r"(?-u:\b)(?P<old>(?:{ARCHIVES})(?:\.[A-Z]{{2}})?/\d{{7}})(?:v(?P<v>\d+))?(?-u:\b)"
     ))
     .unwrap_or_else(|_| unreachable!())
 });

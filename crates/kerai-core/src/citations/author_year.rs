@@ -78,11 +78,15 @@ impl Authors {
 pub fn find_author_year(text: &str) -> Vec<Found> {
     let mut out = Vec::new();
     let mut floor = 0usize;
+    let mut last_close = 0usize;
     for (open, close) in innermost_groups(text) {
         if open < floor {
             continue;
         }
-        for f in group_citations(text, open, close, floor) {
+        // Names before a `(year)` never reach back over an earlier group: windows stay disjoint.
+        let window_floor = floor.max(last_close);
+        last_close = close + 1;
+        for f in group_citations(text, open, close, window_floor) {
             floor = f.end;
             out.push(f);
         }

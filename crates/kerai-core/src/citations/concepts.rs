@@ -43,6 +43,9 @@ fn closing_for(open: char) -> Option<&'static [char]> {
 fn find_quoted(text: &str) -> Vec<Found> {
     let mut out = Vec::new();
     let mut i = 0;
+    // Per opening quote: how far a search already went without finding a closer, and whether
+    // it stopped at a line end. Later openers resume there, so every byte is scanned once.
+    let mut searched: [(usize, bool); 6] = [(0, false); 6];
     while let Some(off) =
         text[i..].find(['"', '\u{201C}', '\u{201E}', '\u{00AB}', '\u{2018}', '\''])
     {
@@ -59,10 +62,25 @@ fn find_quoted(text: &str) -> Vec<Found> {
         let Some(closers) = closing_for(q) else {
             continue;
         };
+        let kind = ['"', '\u{201C}', '\u{201E}', '\u{00AB}', '\u{2018}', '\'']
+            .iter()
+            .position(|&o| o == q)
+            .unwrap_or(0);
+        let (seen_to, at_newline) = searched[kind];
+        if at_newline && inner <= seen_to {
+            continue;
+        }
+        let from = inner.max(seen_to);
         let limit = text.len().min(inner + QUOTE_WINDOW);
         let mut close = None;
-        for (k, c) in text[inner..].char_indices() {
-            if inner + k >= limit || c == '\n' {
+        let mut stop = (limit, false);
+        for (k, c) in text[from..].char_indices() {
+            let k = from + k - inner;
+            if inner + k >= limit {
+                break;
+            }
+            if c == '\n' {
+                stop = (inner + k, true);
                 break;
             }
             if closers.contains(&c) {
@@ -75,7 +93,10 @@ fn find_quoted(text: &str) -> Vec<Found> {
                 }
             }
         }
-        let Some(close) = close else { continue };
+        let Some(close) = close else {
+            searched[kind] = stop;
+            continue;
+        };
         let end = close + text[close..].chars().next().map_or(1, char::len_utf8);
         if let Some(term) = concept_term(&text[inner..close], q) {
             out.push(Found {
@@ -170,7 +191,10 @@ fn first_lower(s: &str) -> Option<char> {
 
 fn find_acronyms(text: &str) -> Vec<Found> {
     let mut out = Vec::new();
+    let mut prev_open = 0;
     for (open, _) in text.match_indices('(') {
+        let floor = prev_open;
+        prev_open = open + 1;
         let window_end = floor_boundary(text, text.len().min(open + 200));
         let Some(close_off) = text[open + 1..window_end].find([')', '(', '\n']) else {
             continue;
@@ -180,7 +204,7 @@ fn find_acronyms(text: &str) -> Vec<Found> {
             continue;
         }
         let inner = text[open + 1..close].trim();
-        let look_from = floor_boundary(text, open.saturating_sub(300));
+        let look_from = floor_boundary(text, open.saturating_sub(300)).max(floor);
         let before = text[look_from..open].trim_end();
         if let Some(f) = long_form_before(text, look_from, before, inner, close) {
             out.push(f);

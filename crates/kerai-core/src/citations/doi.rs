@@ -20,12 +20,12 @@ static PREFIX_RE: LazyLock<Regex> = LazyLock::new(|| {
 });
 /// `doi: 10. 1107/…`: a space after `10.` in PDF text, accepted only after a `doi` label.
 static SPACED_RE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\bdoi\s*[:=]?\s*10\.\s+(\d{4,9}(?:\.\d+)*)(?:/|%2[fF])")
+    Regex::new(r"(?i)(?-u:\b)doi\s*[:=]?\s*10\.\s+(\d{4,9}(?:\.\d+)*)(?:/|%2[fF])")
         .unwrap_or_else(|_| unreachable!())
 });
 /// `doi = "12345/12345.3"`: python-doi's DOIs without the `10.` directory, only after a label.
 static UNPREFIXED_RE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"(?i)\bdoi\s*[:=]\s*["']?(\d{4,9})(?:/|%2[fF])"#)
+    Regex::new(r#"(?i)(?-u:\b)doi\s*[:=]\s*["']?(\d{4,9})(?:/|%2[fF])"#)
         .unwrap_or_else(|_| unreachable!())
 });
 /// Words that PDF extraction glues to the end of a DOI with a dot: `…2863.URL`, `….PMID:…`.

@@ -121,9 +121,13 @@ fn select(mut cands: Vec<Link>) -> Vec<Link> {
 }
 
 fn scheme_candidates(text: &str) -> Vec<Link> {
-    let mut out = Vec::new();
+    let mut out: Vec<Link> = Vec::new();
     for m in SCHEME_RE.find_iter(text) {
         let s = m.start();
+        // Inside a link already found (`http://a/http://b`): it could never be chosen.
+        if out.last().is_some_and(|l| s < l.end) {
+            continue;
+        }
         if let Some(p) = char_before(text, s) {
             if !(is_text_separator(p) || (is_zpcc(p) && p != '_')) {
                 continue;

@@ -48,11 +48,6 @@ static VOL_COMMA_PAGES_RE: LazyLock<Regex> =
 static VOL_YEAR_PAGES_RE: LazyLock<Regex> = LazyLock::new(|| {
     re(r"\b([A-Z]?\d{1,5})\s*\(\s*(?:1[5-9]|20)\d\d\s*\)\s*([A-Z]?\d+(?:\s*[-–—]+\s*[A-Z]?\d+)?)\b")
 });
-static PLACE_PUBLISHER_RE: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r"(\p{Lu}[\p{L}.'’ -]{1,40}?(?:,\s*\p{Lu}{2}\b|,\s*\p{Lu}[\p{L}]+)?)\s*:\s*(\p{Lu}[\p{L}\p{N}&.'’ -]{1,70}?)\s*(?:[,.;)]|$)",
-    )
-});
 
 /// Byte length of an entry number at the start: `[12] `, `(3) `, `12. `.
 pub fn numbering_len(s: &str) -> usize {
@@ -230,22 +225,86 @@ pub fn locators(s: &str) -> Locators {
     l
 }
 
-/// `Place: Publisher` (`Chicago: University of Chicago Press`, `New York, NY: Dover`).
+fn in_place_class(c: char) -> bool {
+    c.is_alphabetic() || matches!(c, '.' | '\'' | '\u{2019}' | ' ' | '-')
+}
+
+fn in_publisher_class(c: char) -> bool {
+    c.is_alphanumeric() || matches!(c, '&' | '.' | '\'' | '\u{2019}' | ' ' | '-')
+}
+
+/// The place before a `:` that ends at `colon`: an optional `, NY` / `, Word` part, then up
+/// to 41 letters, dots, apostrophes, spaces and hyphens starting with a capital.
+fn place_before(s: &str, colon: usize) -> Option<usize> {
+    let before = s[..colon].trim_end();
+    let mut core = before;
+    if let Some(comma) = before.rfind(", ") {
+        let tail = &before[comma + 2..];
+        let state = tail.chars().count() == 2 && tail.chars().all(char::is_uppercase);
+        let word = tail.starts_with(char::is_uppercase)
+            && tail.chars().count() >= 2
+            && tail.chars().all(char::is_alphabetic);
+        if state || word {
+            core = &before[..comma];
+        }
+    }
+    let mut start = None;
+    let mut n = 0;
+    for (i, c) in core.char_indices().rev() {
+        if !in_place_class(c) || n > 41 {
+            break;
+        }
+        n += 1;
+        if c.is_uppercase() {
+            start = Some(i);
+        }
+    }
+    start.filter(|&st| core[st..].chars().count() >= 2)
+}
+
+/// The publisher after a `:` at `colon`: a capital, then letters, digits, `&`, dots,
+/// apostrophes, spaces and hyphens up to the first `,`, `.`, `;` or `)` (or the end).
+fn publisher_after(s: &str, colon: usize) -> Option<(usize, usize)> {
+    let rest = &s[colon + 1..];
+    let lead = rest.len() - rest.trim_start().len();
+    let from = colon + 1 + lead;
+    let body = &s[from..];
+    if !body.starts_with(char::is_uppercase) {
+        return None;
+    }
+    let mut count = 0;
+    for (i, c) in body.char_indices() {
+        if count >= 1 && matches!(c, ',' | '.' | ';' | ')') && i > 1 {
+            return Some((from, from + body[..i].trim_end().len()));
+        }
+        if !in_publisher_class(c) || count > 71 {
+            return None;
+        }
+        count += 1;
+    }
+    (count >= 2).then(|| (from, from + body.trim_end().len()))
+}
+
+/// `Place: Publisher` (`Chicago: University of Chicago Press`, `New York, NY: Dover`):
+/// `(place, publisher, start of the place)`.
 pub fn place_publisher(s: &str) -> Option<(String, String, usize)> {
-    let c = PLACE_PUBLISHER_RE.captures(s)?;
-    let place = c
-        .get(1)?
-        .as_str()
-        .trim()
-        .trim_end_matches(['.', ','])
-        .to_string();
-    let publisher = c
-        .get(2)?
-        .as_str()
-        .trim()
-        .trim_end_matches(['.', ','])
-        .to_string();
-    Some((place, publisher, c.get(0)?.start()))
+    for (colon, _) in s.match_indices(':') {
+        let Some(place_start) = place_before(s, colon) else {
+            continue;
+        };
+        let Some((a, b)) = publisher_after(s, colon) else {
+            continue;
+        };
+        let place = s[place_start..colon]
+            .trim()
+            .trim_end_matches(['.', ','])
+            .to_string();
+        let publisher = s[a..b].trim().trim_end_matches(['.', ',']).to_string();
+        if !place.is_empty() && !publisher.is_empty() {
+            return Some((place, publisher, place_start));
+        }
+    }
+    None
 }
 
 #[cfg(test)]

@@ -134,7 +134,11 @@ pub fn title_end(s: &str, p: usize, comma_style: bool) -> (usize, usize) {
                             .trim_start_matches(|c: char| c.is_ascii_digit())
                             .starts_with(o)
                     });
-                let paren_body = &inner[..inner.find([')', ']']).unwrap_or(inner.len()).min(80)];
+                let mut body_end = inner.find([')', ']']).unwrap_or(inner.len()).min(80);
+                while !inner.is_char_boundary(body_end) {
+                    body_end -= 1;
+                }
+                let paren_body = &inner[..body_end];
                 let credited = ["Trans.", "Ed.", "Eds.", "trans.", "ed.", "eds."]
                     .iter()
                     .any(|w| paren_body.contains(&format!(" {w}")));
