@@ -15,12 +15,9 @@ static LABELLED_RE: LazyLock<Regex> = LazyLock::new(|| {
     ))
     .unwrap_or_else(|_| unreachable!())
 });
-static OLD_RE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(&format!(
-        r"(?-u:\b)(?P<old>(?:{ARCHIVES})(?:\.[A-Z]{{2}})?/\d{{7}})(?:v(?P<v>\d+))?(?-u:\b)"
-    ))
-    .unwrap_or_else(|_| unreachable!())
-});
+/// A slash and seven digits: where an old-style identifier may end.
+static SLASH_DIGITS_RE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"/\d{7}").unwrap_or_else(|_| unreachable!()));
 static URL_RE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(&format!(
         r"(?i)^(?:[a-z]+:)?//(?:www\.|export\.)?arxiv\.org/(?:abs|pdf|html|format)/(?:(?P<new>\d{{4}}\.\d{{4,5}})|(?P<old>(?:{ARCHIVES})(?:\.[A-Z]{{2}})?/\d{{7}}))(?:v(?P<v>\d+))?"
@@ -49,11 +46,30 @@ fn from_caps(caps: &regex::Captures<'_>) -> Option<(String, Option<u32>)> {
 
 /// Every arXiv identifier written in `text` (not counting arxiv.org URLs), left to right.
 pub fn find_arxiv(text: &str) -> Vec<ArxivMatch> {
+    let b = text.as_bytes();
     let mut out: Vec<ArxivMatch> = Vec::new();
-    for caps in LABELLED_RE.captures_iter(text) {
+    // Labelled identifiers, found through the rare `x` of `arXiv`.
+    let mut next = 0;
+    for x in memchr::memchr2_iter(b'x', b'X', b) {
+        if x < 2
+            || x - 2 < next
+            || !b[x - 2..]
+                .get(..5)
+                .is_some_and(|w| w.eq_ignore_ascii_case(b"arxiv"))
+        {
+            continue;
+        }
+        let s = x - 2;
+        let Some(caps) = LABELLED_RE.captures_at(text, s) else {
+            continue;
+        };
         let (Some(m), Some((id, version))) = (caps.get(0), from_caps(&caps)) else {
             continue;
         };
+        if m.start() != s {
+            continue;
+        }
+        next = m.end();
         out.push(ArxivMatch {
             start: m.start(),
             end: m.end(),
@@ -61,16 +77,52 @@ pub fn find_arxiv(text: &str) -> Vec<ArxivMatch> {
             version,
         });
     }
-    for caps in OLD_RE.captures_iter(text) {
-        let (Some(m), Some((id, version))) = (caps.get(0), from_caps(&caps)) else {
+    // Old-style identifiers: `archive[.XX]/YYMMNNN[vN]`, the archive read backwards from the slash.
+    for m in SLASH_DIGITS_RE.find_iter(text) {
+        let slash = m.start();
+        let mut end = m.end();
+        if b.get(end).is_some_and(u8::is_ascii_digit) {
             continue;
-        };
-        if out.iter().any(|a| m.start() < a.end && a.start < m.end()) {
+        }
+        let subject = slash >= 3
+            && b[slash - 3] == b'.'
+            && b[slash - 2].is_ascii_uppercase()
+            && b[slash - 1].is_ascii_uppercase();
+        let arch_end = if subject { slash - 3 } else { slash };
+        let mut a = arch_end;
+        while a > 0 && arch_end - a < 11 && (b[a - 1].is_ascii_lowercase() || b[a - 1] == b'-') {
+            a -= 1;
+        }
+        if a > 0 && b[a - 1].is_ascii_alphanumeric() {
+            continue;
+        }
+        if !ARCHIVES.split('|').any(|x| x.as_bytes() == &b[a..arch_end]) {
+            continue;
+        }
+        let id = text[a..end].to_string();
+        let mut version = None;
+        if b.get(end) == Some(&b'v') {
+            let digits = b[end + 1..]
+                .iter()
+                .take_while(|c| c.is_ascii_digit())
+                .count();
+            if digits > 0
+                && !b
+                    .get(end + 1 + digits)
+                    .is_some_and(u8::is_ascii_alphanumeric)
+            {
+                version = text[end + 1..end + 1 + digits].parse().ok();
+                end += 1 + digits;
+            }
+        } else if b.get(end).is_some_and(u8::is_ascii_alphabetic) {
+            continue;
+        }
+        if out.iter().any(|x| a < x.end && x.start < end) {
             continue;
         }
         out.push(ArxivMatch {
-            start: m.start(),
-            end: m.end(),
+            start: a,
+            end,
             id,
             version,
         });

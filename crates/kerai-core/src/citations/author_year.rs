@@ -96,9 +96,21 @@ pub fn find_author_year(text: &str) -> Vec<Found> {
 
 /// Innermost `(…)` and `[…]` groups, ordered by position.
 fn innermost_groups(text: &str) -> Vec<(usize, usize)> {
+    let bytes = text.as_bytes();
     let mut stack: Vec<(usize, u8, bool)> = Vec::new();
     let mut out = Vec::new();
-    for (i, b) in text.bytes().enumerate() {
+    // Brackets and newlines only, found with SIMD searches and merged in order.
+    let mut round = memchr::memchr3_iter(b'(', b')', b'\n', bytes).peekable();
+    let mut square = memchr::memchr2_iter(b'[', b']', bytes).peekable();
+    loop {
+        let i = match (round.peek(), square.peek()) {
+            (Some(&r), Some(&q)) if r < q => round.next(),
+            (Some(_), Some(_)) | (None, Some(_)) => square.next(),
+            (Some(_), None) => round.next(),
+            (None, None) => None,
+        };
+        let Some(i) = i else { break };
+        let b = bytes[i];
         match b {
             b'(' | b'[' => {
                 if stack.len() >= MAX_DEPTH {
@@ -120,14 +132,45 @@ fn innermost_groups(text: &str) -> Vec<(usize, usize)> {
                     _ => stack.clear(),
                 }
             }
-            b'\n' if text.as_bytes().get(i + 1) == Some(&b'\n') => stack.clear(),
+            b'\n' if bytes.get(i + 1) == Some(&b'\n') => stack.clear(),
             _ => {}
         }
     }
     out
 }
 
+/// Whether a group can hold a callout at all: four digits that may be a year, or a status
+/// word (`in press`, `n.d.`, `forthcoming`, `submitted`, `in prep`). Most groups fail fast.
+fn may_hold_year(content: &[u8]) -> bool {
+    let mut run = 0;
+    for (i, b) in content.iter().enumerate() {
+        if b.is_ascii_digit() {
+            run += 1;
+            if run == 4 && matches!(content[i - 3], b'1' | b'2') {
+                return true;
+            }
+        } else {
+            run = 0;
+        }
+    }
+    (0..content.len()).any(|i| {
+        let word: &[u8] = match content[i] | 0x20 {
+            b'p' => b"pre",
+            b'n' => b"n.d",
+            b'f' => b"forthcoming",
+            b's' => b"submitted",
+            _ => return false,
+        };
+        content[i..]
+            .get(..word.len())
+            .is_some_and(|w| w.eq_ignore_ascii_case(word))
+    })
+}
+
 fn group_citations(text: &str, open: usize, close: usize, floor: usize) -> Vec<Found> {
+    if !may_hold_year(&text.as_bytes()[open + 1..close]) {
+        return Vec::new();
+    }
     let toks = tokenize(text, open + 1, close);
     if toks.is_empty() {
         return Vec::new();
@@ -610,7 +653,21 @@ fn parse_year_token(toks: &[Tok<'_>], i: usize) -> Option<(usize, YearVal)> {
 fn parse_years(toks: &[Tok<'_>], i: usize) -> Option<(usize, Vec<YearVal>)> {
     let (mut j, first) = parse_year_token(toks, i)?;
     let mut years = vec![first];
-    while toks.get(j).is_some_and(|t| t.is_punct(',')) {
+    loop {
+        // `2001 and 2003`, `2001 & 2003`
+        let joined = toks
+            .get(j)
+            .is_some_and(|t| t.is_word("and") || t.is_punct('&'));
+        if joined {
+            if let Some((k, y)) = parse_year_token(toks, j + 1) {
+                years.push(y);
+                j = k;
+                continue;
+            }
+        }
+        if !toks.get(j).is_some_and(|t| t.is_punct(',')) {
+            break;
+        }
         if let Some((k, y)) = parse_year_token(toks, j + 1) {
             years.push(y);
             j = k;
@@ -657,6 +714,22 @@ fn parse_locator(toks: &[Tok<'_>], i: usize) -> usize {
     } else {
         if toks.get(j).is_some_and(|t| t.is_punct(',')) {
             j += 1;
+        }
+        // A bare page number closing the item: `(Smith 2001, 12)`, `(Smith 2001, 12-14)`.
+        let dash = |t: &Tok<'_>| t.is_punct('-') || t.is_punct('\u{2013}');
+        let bare_page = j > i
+            && toks
+                .get(j)
+                .is_some_and(|t| t.kind == TokKind::Num && t.text.len() <= 4)
+            && toks.get(j + 1).is_none_or(|n| dash(n) || n.is_punct(';'));
+        if bare_page {
+            let mut k = j + 1;
+            if toks.get(k).is_some_and(dash)
+                && toks.get(k + 1).is_some_and(|t| t.kind == TokKind::Num)
+            {
+                k += 2;
+            }
+            return k;
         }
         let Some(w) = toks.get(j).filter(|t| t.kind == TokKind::Word) else {
             return i;
@@ -884,6 +957,15 @@ mod tests {
         assert_eq!(
             spans("q (van der Berg 1999, p. 4)"),
             vec!["(van der Berg 1999, p. 4)"]
+        );
+        assert_eq!(spans("p (Smith 2001, 12-14)"), vec!["(Smith 2001, 12-14)"]);
+        assert_eq!(
+            spans("o (Smith 2001 and 2003; Jones, 2002)"),
+            vec!["(Smith 2001 and 2003; Jones, 2002)"]
+        );
+        assert_eq!(
+            spans("n (see also Smith, 2001; e.g., Jones et al. 2002)"),
+            vec!["Smith, 2001; e.g., Jones et al. 2002)"]
         );
     }
 

@@ -3,9 +3,16 @@
 //! Test, Exit)`, matched with the Schwartz–Hearst algorithm (PSB 2003). Long quotations and
 //! quoted sentences are not concepts.
 
+use std::sync::LazyLock;
+
+use regex::Regex;
 use serde_json::json;
 
 use super::{CitationKind, Found};
+
+static OPEN_QUOTE_RE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new("[\"'\u{201C}\u{201E}\u{00AB}\u{2018}]").unwrap_or_else(|_| unreachable!())
+});
 
 /// Most words in a quoted term.
 const MAX_TERM_WORDS: usize = 8;
@@ -46,10 +53,8 @@ fn find_quoted(text: &str) -> Vec<Found> {
     // Per opening quote: how far a search already went without finding a closer, and whether
     // it stopped at a line end. Later openers resume there, so every byte is scanned once.
     let mut searched: [(usize, bool); 6] = [(0, false); 6];
-    while let Some(off) =
-        text[i..].find(['"', '\u{201C}', '\u{201E}', '\u{00AB}', '\u{2018}', '\''])
-    {
-        let open = i + off;
+    while let Some(m) = OPEN_QUOTE_RE.find_at(text, i) {
+        let open = m.start();
         let Some(q) = text[open..].chars().next() else {
             break;
         };

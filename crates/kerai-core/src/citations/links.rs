@@ -4,10 +4,6 @@
 //! here they are written out as small scanners over the text, each bounded by a length cap so
 //! that the whole pass stays linear in the input.
 
-use std::sync::LazyLock;
-
-use regex::Regex;
-
 use super::chars::{is_pseudo_letter, is_text_separator, is_zcc, is_zpcc};
 use super::tlds::is_known_tld;
 
@@ -62,12 +58,6 @@ pub struct Link {
     pub source: LinkSource,
 }
 
-static SCHEME_RE: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?i)https?:|ftp:|mailto:|//").unwrap_or_else(|_| unreachable!()));
-/// A dot followed by a letter or digit: where a fuzzy host may have a further label.
-static FUZZY_HINT_RE: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"\.[\p{L}\p{N}]").unwrap_or_else(|_| unreachable!()));
-
 fn char_at(text: &str, i: usize) -> Option<char> {
     text.get(i..).and_then(|s| s.chars().next())
 }
@@ -120,10 +110,33 @@ fn select(mut cands: Vec<Link>) -> Vec<Link> {
     out
 }
 
+/// Where schemes are written: `http:`/`https:`/`ftp:` before `//`, a bare `//`, `mailto:`
+/// (any case). Returns `(start, end of the scheme, kind)` sorted by start.
+fn scheme_hits(text: &str) -> Vec<(usize, usize, LinkSource)> {
+    let b = text.as_bytes();
+    let ends_with = |p: usize, w: &[u8]| p >= w.len() && b[p - w.len()..p].eq_ignore_ascii_case(w);
+    let mut hits = Vec::new();
+    for p in memchr::memmem::find_iter(b, b"//") {
+        let scheme = [&b"https:"[..], b"http:", b"ftp:"]
+            .into_iter()
+            .find(|w| ends_with(p, w));
+        match scheme {
+            Some(w) => hits.push((p - w.len(), p, LinkSource::Scheme)),
+            None => hits.push((p, p + 2, LinkSource::SchemeRelative)),
+        }
+    }
+    for p in memchr::memchr_iter(b':', b) {
+        if ends_with(p, b"mailto") {
+            hits.push((p - 6, p + 1, LinkSource::Mailto));
+        }
+    }
+    hits.sort_unstable_by_key(|h| h.0);
+    hits
+}
+
 fn scheme_candidates(text: &str) -> Vec<Link> {
     let mut out: Vec<Link> = Vec::new();
-    for m in SCHEME_RE.find_iter(text) {
-        let s = m.start();
+    for (s, scheme_end, scheme) in scheme_hits(text) {
         // Inside a link already found (`http://a/http://b`): it could never be chosen.
         if out.last().is_some_and(|l| s < l.end) {
             continue;
@@ -133,16 +146,13 @@ fn scheme_candidates(text: &str) -> Vec<Link> {
                 continue;
             }
         }
-        let scheme = m.as_str();
-        let found = if scheme == "//" {
-            match char_before(text, s) {
+        let found = match scheme {
+            LinkSource::SchemeRelative => match char_before(text, s) {
                 Some(':') | Some('/') => None,
-                _ => match_scheme_relative(text, m.end()).map(|e| (e, LinkSource::SchemeRelative)),
-            }
-        } else if scheme.eq_ignore_ascii_case("mailto:") {
-            match_mailto(text, m.end()).map(|e| (e, LinkSource::Mailto))
-        } else {
-            match_http(text, m.end()).map(|e| (e, LinkSource::Scheme))
+                _ => match_scheme_relative(text, scheme_end).map(|e| (e, scheme)),
+            },
+            LinkSource::Mailto => match_mailto(text, scheme_end).map(|e| (e, scheme)),
+            _ => match_http(text, scheme_end).map(|e| (e, scheme)),
         };
         if let Some((end, source)) = found {
             out.push(Link {
@@ -170,11 +180,36 @@ fn fuzzy_prefix_ok(p: Option<char>) -> bool {
     }
 }
 
+/// Dots where a fuzzy host may end: before a known TLD that ends the word (`.com/`, `.рф`),
+/// or inside a dotted quad of digits. The host itself is checked by `match_fuzzy`.
+fn fuzzy_hints(text: &str) -> impl Iterator<Item = usize> + '_ {
+    let b = text.as_bytes();
+    memchr::memchr_iter(b'.', b).filter(move |&i| {
+        let rest = &text[i + 1..];
+        let label_len = rest
+            .find(|c: char| !c.is_alphanumeric())
+            .unwrap_or(rest.len());
+        let label = &rest[..label_len];
+        if label.is_empty() || label_len > 24 {
+            return false;
+        }
+        let after = rest[label_len..].chars().next();
+        if label.chars().all(char::is_alphabetic) {
+            return is_known_tld(label) && !after.is_some_and(|c| c == '_' || c == '-');
+        }
+        // `1.2.3.4`: digits on both sides and another dot ahead.
+        i > 0
+            && b[i - 1].is_ascii_digit()
+            && label_len <= 3
+            && label.bytes().all(|c| c.is_ascii_digit())
+            && after == Some('.')
+    })
+}
+
 fn fuzzy_candidates(text: &str, fuzzy_ip: bool) -> Vec<Link> {
     let mut out = Vec::new();
     let mut floor = 0usize;
-    for m in FUZZY_HINT_RE.find_iter(text) {
-        let h = m.start();
+    for h in fuzzy_hints(text) {
         if h < floor {
             continue;
         }
@@ -187,7 +222,8 @@ fn fuzzy_candidates(text: &str, fuzzy_ip: bool) -> Vec<Link> {
             run_start = i;
         }
         let mut found = None;
-        for (off, c) in text[run_start..h].char_indices() {
+        let upto = h + text[h..].chars().next().map_or(0, char::len_utf8);
+        for (off, c) in text[run_start..upto].char_indices() {
             let s = run_start + off;
             if !is_pseudo_letter(c) || matches!(c, '$' | '+' | '=' | '^' | '`' | '|') {
                 continue;
@@ -225,12 +261,7 @@ fn email_candidates(text: &str) -> Vec<Link> {
     let mut out = Vec::new();
     let bytes = text.as_bytes();
     let mut floor = 0usize;
-    for a in bytes
-        .iter()
-        .enumerate()
-        .filter(|(_, b)| **b == b'@')
-        .map(|(i, _)| i)
-    {
+    for (a, _) in text.match_indices('@') {
         if a < floor {
             continue;
         }
@@ -242,8 +273,8 @@ fn email_candidates(text: &str) -> Vec<Link> {
         while run_start > lower && is_email_name_char(bytes[run_start - 1] as char) {
             run_start -= 1;
         }
-        for s in run_start..a {
-            if bytes[s] == b'"' {
+        for (s, &byte) in bytes.iter().enumerate().take(a).skip(run_start) {
+            if byte == b'"' {
                 continue;
             }
             let prefix_ok = match char_before(text, s) {

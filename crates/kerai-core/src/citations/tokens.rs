@@ -53,15 +53,13 @@ pub fn tokenize(text: &str, from: usize, to: usize) -> Vec<Tok<'_>> {
         let kind = if c.is_alphabetic() {
             while let Some(&(j, d)) = it.peek() {
                 // U+21B5 stands for a lost ligature (`a↵ects`) in PDF text.
-                if d.is_alphabetic() || is_mark(d) || d == '\u{21B5}' {
-                    end = j + d.len_utf8();
-                    it.next();
-                } else if is_joiner(d) && s[j + d.len_utf8()..].starts_with(char::is_alphabetic) {
-                    end = j + d.len_utf8();
-                    it.next();
-                } else {
+                let letter = d.is_alphabetic() || is_mark(d) || d == '\u{21B5}';
+                let joins = is_joiner(d) && s[j + d.len_utf8()..].starts_with(char::is_alphabetic);
+                if !(letter || joins) {
                     break;
                 }
+                end = j + d.len_utf8();
+                it.next();
             }
             TokKind::Word
         } else if c.is_ascii_digit() {

@@ -1,5 +1,8 @@
 //! Word lists that decide whether a word can be (part of) an author name in a callout.
 
+use std::collections::HashSet;
+use std::sync::LazyLock;
+
 /// Lowercase surname particles: allowed inside a name (`van der Berg`, `Da Costa`), never
 /// as its last word.
 const PARTICLES: &[&str] = &[
@@ -834,8 +837,19 @@ const NARRATIVE_STOPS: &[&str] = &[
     "chrome",
 ];
 
+static SETS: LazyLock<[HashSet<&'static str>; 5]> = LazyLock::new(|| {
+    [PARTICLES, PREFIXES, STOPWORDS, PAREN_STOPS, NARRATIVE_STOPS]
+        .map(|l| l.iter().copied().collect())
+});
+
 fn contains(list: &[&str], lower: &str) -> bool {
-    list.contains(&lower)
+    let idx = [PARTICLES, PREFIXES, STOPWORDS, PAREN_STOPS, NARRATIVE_STOPS]
+        .iter()
+        .position(|l| std::ptr::eq(l.as_ptr(), list.as_ptr()));
+    match idx {
+        Some(i) => SETS[i].contains(lower),
+        None => list.contains(&lower),
+    }
 }
 
 /// A surname particle (`van`, `de`, `da`…).

@@ -249,12 +249,10 @@ fn place_before(s: &str, colon: usize) -> Option<usize> {
         }
     }
     let mut start = None;
-    let mut n = 0;
-    for (i, c) in core.char_indices().rev() {
+    for (n, (i, c)) in core.char_indices().rev().enumerate() {
         if !in_place_class(c) || n > 41 {
             break;
         }
-        n += 1;
         if c.is_uppercase() {
             start = Some(i);
         }

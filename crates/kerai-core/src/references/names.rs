@@ -242,9 +242,10 @@ impl<'t, 'a> P<'t, 'a> {
                 part.push('.');
             } else if !parts.is_empty() && self.get(k).is_some_and(is_upper_initial) {
                 // `J P Smith`: undotted initials only in a run.
-            } else if !self.get(k).is_none_or(|n| n.kind == TokKind::Punct)
-                && !self.name_word(k)
-                && !(self.word(k, "and") || self.word(k, "et"))
+            } else if !(self.get(k).is_none_or(|n| n.kind == TokKind::Punct)
+                || self.name_word(k)
+                || self.word(k, "and")
+                || self.word(k, "et"))
             {
                 break;
             }

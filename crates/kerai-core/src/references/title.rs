@@ -76,8 +76,7 @@ fn previous_word(s: &str, end: usize) -> &str {
 /// such as `(Unpublished doctoral dissertation)`. Returns `(title end, rest start)`.
 pub fn title_end(s: &str, p: usize, comma_style: bool) -> (usize, usize) {
     let bytes = s.as_bytes();
-    let mut iter = s[p..].char_indices().peekable();
-    while let Some((off, c)) = iter.next() {
+    for (off, c) in s[p..].char_indices() {
         let i = p + off;
         let next = s[i + c.len_utf8()..].chars().next();
         let after_space = s[i + c.len_utf8()..].trim_start();
