@@ -127,7 +127,14 @@ fn concept_term(inner: &str, quote: char) -> Option<String> {
     if words == 0 || words > max_words || term.chars().count() > MAX_TERM_CHARS {
         return None;
     }
-    if !term.chars().any(char::is_alphabetic) || term.ends_with(['.', '!', '?', ':', '\u{2026}']) {
+    let letters = term.chars().filter(|c| c.is_alphabetic()).count();
+    if letters < 3
+        || letters * 2 < term.chars().count()
+        || term.ends_with(['.', '!', '?', ':', '\u{2026}'])
+    {
+        return None;
+    }
+    if term.starts_with(['\'', '"', '\u{2018}', '\u{201C}']) || is_date(term) {
         return None;
     }
     if term.contains("://") || term.contains("www.") || term.contains(['"', '\u{201C}', '\u{201D}'])
@@ -136,6 +143,37 @@ fn concept_term(inner: &str, quote: char) -> Option<String> {
     }
     Some(term.to_string())
 }
+
+/// `September 2018`, `12 May 2020`: a date in quotes is not a concept.
+fn is_date(term: &str) -> bool {
+    const MONTHS: [&str; 12] = [
+        "january",
+        "february",
+        "march",
+        "april",
+        "may",
+        "june",
+        "july",
+        "august",
+        "september",
+        "october",
+        "november",
+        "december",
+    ];
+    let lower = term.to_lowercase();
+    let words: Vec<&str> = lower.split_whitespace().collect();
+    words.iter().any(|w| MONTHS.contains(w))
+        && words
+            .iter()
+            .any(|w| w.chars().all(|c| c.is_ascii_digit() || c == ','))
+}
+
+/// Words a long form never starts with (the match ran too far back: `in which … (IDPR)`).
+const NOT_LONG_FORM_START: &[&str] = &[
+    "in", "which", "the", "a", "an", "of", "and", "or", "with", "for", "to", "by", "on", "at",
+    "as", "is", "are", "was", "were", "that", "this", "these", "from", "using", "use", "we", "our",
+    "its", "their",
+];
 
 /// A short form: 2–10 characters, starts with a letter, at least two capitals (`EFE`, `fMRI`,
 /// `HDAC8i`), no spaces.
@@ -251,8 +289,11 @@ fn long_form_before(
     let window = &candidate[first..];
     let ls = match_long_form(inner, window)?;
     let long = &window[ls..];
-    let ok =
-        long.chars().count() > n && !long.contains(inner) && long.split_whitespace().count() >= 2;
+    let first_word = long.split_whitespace().next().unwrap_or("").to_lowercase();
+    let ok = long.chars().count() > n
+        && !long.contains(inner)
+        && long.split_whitespace().count() >= 2
+        && !NOT_LONG_FORM_START.contains(&first_word.as_str());
     let start = look_from + sentence_start + first + ls;
     debug_assert!(text.is_char_boundary(start));
     ok.then(|| Found {

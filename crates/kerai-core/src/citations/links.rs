@@ -435,12 +435,27 @@ fn match_fuzzy(text: &str, s: usize, fuzzy_ip: bool) -> Option<usize> {
         }
     }
     let host = scan_labels(text, s)?;
-    if host.labels < 2 || !is_known_tld(&text[host.last.0..host.last.1]) {
+    let tld = &text[host.last.0..host.last.1];
+    if host.labels < 2 || !is_known_tld(tld) {
         return None;
     }
     let e = port_and_terminator(text, host.end)?;
-    Some(match_path(text, e))
+    let end = match_path(text, e);
+    // `coords2hp.py`, `run.sh`: a file name whose extension is also a country code.
+    let www = text[s..]
+        .get(..4)
+        .is_some_and(|w| w.eq_ignore_ascii_case("www."));
+    if end == e && !www && FILE_EXTENSIONS.iter().any(|x| x.eq_ignore_ascii_case(tld)) {
+        return None;
+    }
+    Some(end)
 }
+
+/// Two-letter TLDs that are far more often file extensions in running text.
+const FILE_EXTENSIONS: &[&str] = &[
+    "py", "pl", "sh", "md", "rs", "ps", "mk", "ml", "cc", "cs", "hs", "rb", "gz", "xz", "so", "pm",
+    "tf", "sc",
+];
 
 /// The host of a bare e-mail address: IPv4 or labels ending with a known TLD, then the
 /// terminator; no port, no path.
