@@ -84,13 +84,15 @@ pub fn find_author_year(text: &str) -> Vec<Found> {
             continue;
         }
         // Names before a `(year)` never reach back over an earlier group: windows stay disjoint.
-        let window_floor = floor.max(last_close);
-        last_close = close + 1;
+        // (A group read after an alias inside it starts before that alias closed.)
+        let window_floor = floor.max(last_close).min(open);
+        last_close = last_close.max(close + 1);
         for f in group_citations(text, open, close, window_floor) {
             floor = f.end;
             out.push(f);
         }
     }
+    out.sort_by_key(|f| f.start);
     out
 }
 
@@ -122,8 +124,12 @@ fn innermost_groups(text: &str) -> Vec<(usize, usize)> {
                 let want = if b == b')' { b'(' } else { b'[' };
                 match stack.pop() {
                     Some((open, kind, has_child)) if kind == want => {
+                        // A short alias inside a group (`(World Health Organization [WHO], 2010)`)
+                        // leaves the outer group readable; anything else makes it an outer group.
+                        let alias =
+                            i - open <= 13 && !bytes[open + 1..i].iter().any(u8::is_ascii_digit);
                         if let Some(parent) = stack.last_mut() {
-                            parent.2 = true;
+                            parent.2 |= !alias;
                         }
                         if !has_child && i - open <= MAX_GROUP {
                             out.push((open, i));
@@ -536,8 +542,25 @@ fn parse_et_al(toks: &[Tok<'_>], i: usize) -> Option<usize> {
     None
 }
 
+/// Skips a bracketed alias after a name: `[WHO]`, `(NICE)`.
+fn skip_alias(toks: &[Tok<'_>], j: usize) -> usize {
+    let open = toks
+        .get(j)
+        .is_some_and(|t| t.is_punct('[') || t.is_punct('('));
+    let word = toks.get(j + 1).is_some_and(|t| t.kind == TokKind::Word);
+    let close = toks
+        .get(j + 2)
+        .is_some_and(|t| t.is_punct(']') || t.is_punct(')'));
+    if open && word && close {
+        j + 3
+    } else {
+        j
+    }
+}
+
 fn parse_authors(toks: &[Tok<'_>], i: usize) -> Option<(usize, Authors)> {
-    let (mut j, p) = parse_phrase(toks, i)?;
+    let (j, p) = parse_phrase(toks, i)?;
+    let mut j = skip_alias(toks, j);
     let mut phrases = vec![p];
     loop {
         if toks.get(j).is_some_and(|t| t.is_punct(',')) {
@@ -772,6 +795,13 @@ fn narrative(
         toks.remove(0);
     }
     let mut j = toks.len();
+    // `Smith et al.'s (2010)`: the possessive after `et al.`.
+    if j >= 2
+        && toks[j - 1].is_word("s")
+        && (toks[j - 2].is_punct('\'') || toks[j - 2].is_punct('\u{2019}'))
+    {
+        j -= 2;
+    }
     let mut et_al = false;
     // `et al.` / `and colleagues` read backwards.
     for back in [4usize, 3, 2] {
@@ -959,6 +989,13 @@ mod tests {
             vec!["(van der Berg 1999, p. 4)"]
         );
         assert_eq!(spans("p (Smith 2001, 12-14)"), vec!["(Smith 2001, 12-14)"]);
+        assert_eq!(
+            spans("l (World Health Organization [WHO], 2010) and Smith et al.'s (2010) study"),
+            vec![
+                "(World Health Organization [WHO], 2010)",
+                "Smith et al.'s (2010)"
+            ]
+        );
         assert_eq!(
             spans("o (Smith 2001 and 2003; Jones, 2002)"),
             vec!["(Smith 2001 and 2003; Jones, 2002)"]
