@@ -53,6 +53,7 @@ fn gold_surnames_are_read_as_intended() {
         ("J. P. COLLMAN, J. P. BRAUMAN", "COLLMAN"),
         ("Di Michele, Andrea.", "Di Michele"),
         ("Ludwig van Beethoven", "van Beethoven"),
+        ("Guha Mazumder DN, Ghoshal UC.", "Guha Mazumder"),
         ("祝越", "祝越"),
     ] {
         assert_eq!(gold_first_family(raw).as_deref(), Some(fam), "{raw}");

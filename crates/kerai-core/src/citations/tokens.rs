@@ -36,8 +36,22 @@ pub fn is_mark(c: char) -> bool {
     matches!(c, '\u{300}'..='\u{36F}' | '\u{1AB0}'..='\u{1AFF}' | '\u{1DC0}'..='\u{1DFF}' | '\u{20D0}'..='\u{20FF}' | '\u{FE20}'..='\u{FE2F}')
 }
 
+/// Characters that may join two parts of a word: apostrophes, hyphens, and the spacing accents
+/// PDF text leaves inside names (`Arbel´aez`).
 fn is_joiner(c: char) -> bool {
-    matches!(c, '\'' | '\u{2019}' | '-' | '\u{2010}' | '\u{2011}')
+    matches!(
+        c,
+        '\'' | '\u{2019}'
+            | '-'
+            | '\u{2010}'
+            | '\u{2011}'
+            | '\u{00B4}'
+            | '\u{00A8}'
+            | '\u{02C6}'
+            | '\u{02DC}'
+            | '\u{02D8}'
+            | '\u{02C7}'
+    )
 }
 
 /// Tokens of `text[from..to]` (both char boundaries).

@@ -463,7 +463,30 @@ pub fn parse_reference(text: &str) -> Reference {
             pos = n.end;
         }
         None => {
-            if let Some((org, rest)) = organisation(main) {
+            // An author group before an APA date: `Alliance for Excellent Education. (2007).`
+            let (end, rest) = title_end(main, 0, false);
+            // Title-case words and a full stop before the date; a title in sentence case
+            // (`Good chemistry. (1996).`) is not an author.
+            let seg = &main[..end];
+            let title_case = seg
+                .split_whitespace()
+                .filter(|w| w.chars().filter(|c| c.is_alphabetic()).count() >= 4)
+                .all(|w| w.starts_with(char::is_uppercase));
+            let group_author = main[end..].starts_with('.')
+                && main[skip_punct(main, rest)..].starts_with('(')
+                && year_candidates(&main[rest..])
+                    .first()
+                    .is_some_and(|y| y.in_paren && y.start < 4)
+                && seg.split_whitespace().count() <= 10
+                && !seg.chars().any(|c| c.is_ascii_digit())
+                && title_case;
+            if group_author {
+                r.authors = vec![Author {
+                    family: main[..end].trim().to_string(),
+                    given: None,
+                }];
+                pos = rest;
+            } else if let Some((org, rest)) = organisation(main) {
                 r.authors = vec![Author {
                     family: org,
                     given: None,

@@ -393,7 +393,7 @@ impl<'t, 'a> P<'t, 'a> {
                     ok(k).then(|| (k, author(&fam, &ini)))
                 })
             }
-            Style::FamilyCluster => self.families(i, 1).into_iter().find_map(|(j, fam)| {
+            Style::FamilyCluster => self.families(i, 2).into_iter().find_map(|(j, fam)| {
                 // `ALY (M.I.)`: initials in brackets after the family name.
                 if self.punct(j, '(') {
                     let (k, ini) = self.initials(j + 1)?;
@@ -477,7 +477,12 @@ impl<'t, 'a> P<'t, 'a> {
                 TokKind::Punct => !t.is_punct('-'),
                 TokKind::Num => true,
                 TokKind::Word => {
-                    t.is_word("and") || t.is_word("et") || t.is_word("und") || t.is_word("in")
+                    t.is_word("and")
+                        || t.is_word("et")
+                        || t.is_word("und")
+                        || t.is_word("in")
+                        || t.text == "e"
+                        || t.text == "y"
                 }
             },
         }
@@ -630,7 +635,7 @@ impl<'t, 'a> P<'t, 'a> {
                 Style::InitialsFamily,
             ],
             Style::InitialsFamily => &[Style::InitialsFamily, Style::GivenFamily],
-            Style::FamilyCluster => &[Style::FamilyCluster],
+            Style::FamilyCluster => &[Style::FamilyCluster, Style::FamilyInitials],
             Style::GivenFamily => &[Style::GivenFamily, Style::InitialsFamily],
             Style::CapsGiven => &[Style::CapsGiven, Style::FamilyCluster],
             Style::Mononym => &[],
@@ -641,6 +646,13 @@ impl<'t, 'a> P<'t, 'a> {
     /// The whole list read in `style`: (next token, authors, et al.).
     fn list(&self, style: Style) -> Option<(usize, Vec<Author>, bool)> {
         let (mut j, first) = self.unit(0, style)?;
+        let full_given = first.given.as_deref().is_some_and(|g| {
+            g.split_whitespace()
+                .any(|w| !w.ends_with('.') && w.chars().count() > 1)
+        });
+        if style == Style::FamilyGiven && !full_given {
+            return None;
+        }
         if style == Style::FamilyGiven {
             let family_words = first
                 .family
@@ -678,8 +690,11 @@ impl<'t, 'a> P<'t, 'a> {
                         *s != Style::GivenFamily
                             || joined
                             || self.get(*m).is_none_or(|t| {
-                                [',', ';', '.', ':', '&'].iter().any(|c| t.is_punct(*c))
+                                [',', ';', '.', ':', '&', '/']
+                                    .iter()
+                                    .any(|c| t.is_punct(*c))
                                     || t.is_word("and")
+                                    || t.kind == TokKind::Num
                             })
                     })
                 });

@@ -7,7 +7,7 @@ use regex::Regex;
 
 static JOURNAL_ABBREV_RE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"^(?:(?:\p{Lu}[\p{L}&]*\s*\.\s*,?\s*){1,7}(?:\p{Lu}\s*)?,?\s*\(?\p{Lu}?\d|\p{Lu}[\p{L}&]{1,8},?\s+\p{Lu}?\d+\s*[,(:]|(?:\p{Lu}[\p{L}]*\s*\.?\s*){0,3}(?:Lett|Rev|Phys|Chem|Math|Sci|Res|Soc|Ser|Proc|Astron|Astrophys|Nucl|Mater|Mech|Biol|Med|Eng|Opt|Acta|Ann|Appl|Comput|Stat|Geophys|Geol)\s*\.)",
+        r"^(?:(?:\p{Lu}[\p{L}&]*\s*\.\s*,?\s*){1,7}(?:\p{Lu}\s*)?,?\s*\(?\p{Lu}?\d|\p{Lu}[\p{L}&]{1,8},?\s+\p{Lu}?\d+\p{Lu}?\s*[,(:]|(?:\p{Lu}[\p{L}]*\s*\.?\s*){0,3}(?:Lett|Rev|Phys|Chem|Math|Sci|Res|Soc|Ser|Proc|Astron|Astrophys|Nucl|Mater|Mech|Biol|Med|Eng|Opt|Acta|Ann|Appl|Comput|Stat|Geophys|Geol|Trans|Electr|Dev|Conf|Int|Natl|Acad|Rep|Commun|Phil|Mag|Bull|Zh|Zeit|Jpn|Eur)\s*\.)",
     )
     .unwrap_or_else(|e| unreachable!("{e}"))
 });
@@ -81,6 +81,15 @@ pub fn title_end(s: &str, p: usize, comma_style: bool) -> (usize, usize) {
         let next = s[i + c.len_utf8()..].chars().next();
         let after_space = s[i + c.len_utf8()..].trim_start();
         match c {
+            // `<italic>Microtus montanus.</italic> Mammalian Species`: a full stop closing markup.
+            '.' if s[i + 1..].starts_with("</") => {
+                let tag_end = s[i + 1..].find('>').map(|k| i + 1 + k + 1);
+                if let Some(e) =
+                    tag_end.filter(|&e| e - i <= 12 && s[e..].starts_with(char::is_whitespace))
+                {
+                    return (e, e);
+                }
+            }
             '.' | '?' | '!' if next.is_none_or(char::is_whitespace) => {
                 let keep = if c == '.' { i } else { i + 1 };
                 if c == '.' {
@@ -106,7 +115,20 @@ pub fn title_end(s: &str, p: usize, comma_style: bool) -> (usize, usize) {
                         .trim_start()
                         .starts_with(|c: char| c.is_uppercase() || c.is_ascii_digit());
                 let locator = [
-                    "pp.", "pp ", "p. ", "pages ", "page ", "vol.", "vol ", "no. ",
+                    "pp.",
+                    "pp ",
+                    "p. ",
+                    "pages ",
+                    "page ",
+                    "vol.",
+                    "vol ",
+                    "no. ",
+                    "trans.",
+                    "transl.",
+                    "ed.",
+                    "eds.",
+                    "edited by",
+                    "translated by",
                 ]
                 .iter()
                 .any(|w| after_space.starts_with(w));
@@ -141,8 +163,14 @@ pub fn title_end(s: &str, p: usize, comma_style: bool) -> (usize, usize) {
                 let credited = ["Trans.", "Ed.", "Eds.", "trans.", "ed.", "eds."]
                     .iter()
                     .any(|w| paren_body.contains(&format!(" {w}")));
+                let body = paren_body.trim_end();
+                let with_year = body.len() >= 4
+                    && body.is_char_boundary(body.len() - 4)
+                    && body[body.len() - 4..].bytes().all(|b| b.is_ascii_digit())
+                    && body.contains(':');
                 let note = year_only
                     || credited
+                    || with_year
                     || ordinal
                     || c == '['
                     || [

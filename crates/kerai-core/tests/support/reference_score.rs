@@ -111,6 +111,10 @@ pub fn gold_first_family(raw: &str) -> Option<String> {
     if seg.iter().skip(1).all(|w| is_initials(w)) {
         return Some(seg[0].to_string());
     }
+    // Vancouver with a two-word family: `Guha Mazumder DN`, `Klein Gunnewiek JMT`.
+    if seg.len() >= 3 && is_initials(seg[seg.len() - 1]) && !seg[seg.len() - 1].contains('.') {
+        return Some(seg[..seg.len() - 1].join(" "));
+    }
     let caps = |w: &str| {
         w.chars().filter(|c| c.is_alphabetic()).count() > 1 && w.chars().all(|c| !c.is_lowercase())
     };
