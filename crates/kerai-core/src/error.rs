@@ -77,11 +77,7 @@ pub struct ResourceError {
 
 impl ResourceError {
     pub fn new(kind: ErrorKind, resource: impl Into<String>, detail: impl Into<String>) -> Self {
-        ResourceError {
-            kind,
-            resource: resource.into(),
-            detail: detail.into(),
-        }
+        ResourceError { kind, resource: resource.into(), detail: detail.into() }
     }
 
     pub fn corrupt(resource: impl Into<String>, detail: impl Into<String>) -> Self {
@@ -118,21 +114,14 @@ mod tests {
     #[test]
     fn messages_name_the_resource() {
         let e = ResourceError::corrupt("report.pdf", "no PDF header");
-        assert_eq!(
-            e.to_string(),
-            "corrupt or unsupported document: report.pdf (no PDF header)"
-        );
+        assert_eq!(e.to_string(), "corrupt or unsupported document: report.pdf (no PDF header)");
         let e = ResourceError::new(ErrorKind::RobotsDisallowed, "http://h/private", "");
         assert_eq!(e.to_string(), "disallowed by robots.txt: http://h/private");
     }
 
     #[test]
     fn codes_round_trip() {
-        for k in [
-            ErrorKind::Unreachable,
-            ErrorKind::Timeout,
-            ErrorKind::RedirectLoop,
-        ] {
+        for k in [ErrorKind::Unreachable, ErrorKind::Timeout, ErrorKind::RedirectLoop] {
             assert_eq!(ErrorKind::from_code(k.code()), Some(k));
         }
     }
