@@ -4,12 +4,14 @@
 //! are tested with plain `cargo test` and shared by the extension (`kerai`) and the fetcher
 //! (`kerai-fetch`).
 
+pub mod citations;
 pub mod convert;
 pub mod crawl;
 pub mod error;
 pub mod html;
 pub mod markdown;
 pub mod names;
+pub mod references;
 pub mod scholarly;
 pub mod shared_data;
 pub mod tokens;

@@ -1,0 +1,250 @@
+//! Per-field soft F1 of `parse_reference` on the shared reference sets, GROBID-style micro
+//! counts. Shared by the `references_fields` test and the `citations` benchmark.
+
+#![allow(dead_code)]
+
+use kerai_core::references::{parse_reference, Reference};
+use kerai_core::shared_data::shared_path;
+use serde_json::Value;
+
+pub const FIELDS: [&str; 13] = [
+    "year",
+    "doi",
+    "first_author",
+    "title",
+    "container",
+    "volume",
+    "issue",
+    "pages",
+    "publisher",
+    "location",
+    "url",
+    "arxiv",
+    "isbn",
+];
+
+/// Soft form: letters and digits only, lowercased.
+fn soft(s: &str) -> String {
+    s.chars()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+fn is_initials(w: &str) -> bool {
+    let letters: Vec<char> = w.chars().filter(|c| c.is_alphabetic()).collect();
+    !letters.is_empty()
+        && letters.len() <= 3
+        && letters.iter().all(|c| c.is_uppercase())
+        && (w.contains('.') || letters.len() <= 3)
+}
+
+const ORG: &[&str] = &[
+    "Department",
+    "Ministry",
+    "Organization",
+    "Organisation",
+    "Association",
+    "Society",
+    "Institute",
+    "Agency",
+    "Office",
+    "Council",
+    "Commission",
+    "Bureau",
+    "University",
+    "Committee",
+];
+
+/// The first author's family name in a gold author span.
+pub fn gold_first_family(raw: &str) -> Option<String> {
+    let mut s = raw.trim();
+    for p in ["In ", "in ", "By ", "by "] {
+        s = s.strip_prefix(p).unwrap_or(s);
+    }
+    let s = s.split(';').next()?.trim();
+    let first_seg = s.split(['.', ',']).next().unwrap_or(s);
+    if first_seg.split_whitespace().any(|w| ORG.contains(&w)) {
+        return Some(s.trim_end_matches(['.', ',']).to_string());
+    }
+    let words: Vec<&str> = s.split_whitespace().collect();
+    words.first()?;
+    const PARTICLES: &[&str] = &[
+        "van", "von", "der", "den", "de", "da", "di", "del", "della", "du", "dos", "das", "la",
+        "le", "ter", "ten",
+    ];
+    if let Some(comma) = s.find(',') {
+        // `Family, Given`; the family may have particles before it (`van der Berg, J.`, `Di Michele, A.`).
+        let pre: Vec<&str> = s[..comma].split_whitespace().collect();
+        let particles = pre
+            .iter()
+            .take_while(|w| PARTICLES.contains(&w.to_lowercase().as_str()))
+            .count();
+        let core = &pre[particles..];
+        if core.len() == 1
+            && core[0].chars().filter(|c| c.is_alphabetic()).count() > 1
+            && !is_initials(core[0])
+        {
+            return Some(s[..comma].trim().to_string());
+        }
+    }
+    let cut = [",", " and ", " & ", " et ", " und ", ":"]
+        .iter()
+        .filter_map(|sep| s.find(sep))
+        .min()
+        .unwrap_or(s.len());
+    let seg: Vec<&str> = s[..cut]
+        .split_whitespace()
+        .map(|w| w.trim_end_matches([',', ':', ';']))
+        .filter(|w| !w.is_empty())
+        .collect();
+    if seg.is_empty() {
+        return None;
+    }
+    if seg.len() == 1 {
+        return Some(seg[0].to_string());
+    }
+    if is_initials(seg[0]) {
+        let rest: Vec<&str> = seg.iter().copied().skip_while(|w| is_initials(w)).collect();
+        return (!rest.is_empty()).then(|| rest.join(" "));
+    }
+    if seg.iter().skip(1).all(|w| is_initials(w)) {
+        return Some(seg[0].to_string());
+    }
+    // Vancouver with a two-word family: `Guha Mazumder DN`, `Klein Gunnewiek JMT`.
+    if seg.len() >= 3 && is_initials(seg[seg.len() - 1]) && !seg[seg.len() - 1].contains('.') {
+        return Some(seg[..seg.len() - 1].join(" "));
+    }
+    let caps = |w: &str| {
+        w.chars().filter(|c| c.is_alphabetic()).count() > 1 && w.chars().all(|c| !c.is_lowercase())
+    };
+    if caps(seg[0]) && !caps(seg[1]) {
+        return Some(seg[0].to_string());
+    }
+    // Given names first: the last word, with the particles before it.
+    let mut k = seg.len() - 1;
+    while k > 0 && seg[k - 1].starts_with(char::is_lowercase) {
+        k -= 1;
+    }
+    Some(seg[k..].join(" "))
+}
+
+fn gold_value(fields: &Value, field: &str) -> Option<String> {
+    let v = match field {
+        "first_author" => gold_first_family(fields["authors"].as_array()?.first()?.as_str()?)?,
+        // The label is not part of the value: `arXiv:1609.04406`, `ISBN 0-486-67260-3`, `URL: www…`.
+        f @ ("arxiv" | "isbn" | "url") => {
+            let a = soft(fields[f].as_str()?);
+            a.strip_prefix(f).unwrap_or(&a).to_string()
+        }
+        f => fields[f].as_str()?.to_string(),
+    };
+    let v = soft(&v);
+    (!v.is_empty()).then_some(v)
+}
+
+fn pred_value(r: &Reference, field: &str) -> Option<String> {
+    let v = match field {
+        "year" => r.year.map(|y| y.to_string()),
+        "doi" => r.doi.clone(),
+        "first_author" => r.authors.first().map(|a| a.family.clone()),
+        "title" => r.title.clone(),
+        "container" => r.container.clone(),
+        "volume" => r.volume.clone(),
+        "issue" => r.issue.clone(),
+        "pages" => r.pages.clone(),
+        "publisher" => r.publisher.clone(),
+        "location" => r.location.clone(),
+        "url" => r.url.clone(),
+        "arxiv" => r.arxiv.clone(),
+        "isbn" => r.isbn.clone(),
+        _ => None,
+    }?;
+    let v = soft(&v);
+    (!v.is_empty()).then_some(v)
+}
+
+#[derive(Default, Clone, Copy)]
+pub struct Counts {
+    pub tp: usize,
+    pub fp: usize,
+    pub fn_: usize,
+}
+
+impl Counts {
+    pub fn f1(&self) -> (f64, f64, f64) {
+        let p = if self.tp + self.fp > 0 {
+            self.tp as f64 / (self.tp + self.fp) as f64
+        } else {
+            0.0
+        };
+        let r = if self.tp + self.fn_ > 0 {
+            self.tp as f64 / (self.tp + self.fn_) as f64
+        } else {
+            0.0
+        };
+        (
+            p,
+            r,
+            if p + r > 0.0 {
+                2.0 * p * r / (p + r)
+            } else {
+                0.0
+            },
+        )
+    }
+}
+
+/// Scores every `stride`-th line of the set (1 = all of it) and prints the table.
+pub fn evaluate(rel: &str, stride: usize) -> Vec<(&'static str, Counts)> {
+    let data = std::fs::read_to_string(shared_path(rel)).expect("read reference set");
+    let show = std::env::var("KERAI_SHOW_FIELD").ok();
+    let mut counts = vec![Counts::default(); FIELDS.len()];
+    let mut n = 0;
+    for line in data
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .step_by(stride.max(1))
+    {
+        let row: Value = serde_json::from_str(line).expect("json line");
+        let text = row["text"].as_str().unwrap_or("");
+        let r = parse_reference(text);
+        n += 1;
+        for (i, f) in FIELDS.iter().enumerate() {
+            let g = gold_value(&row["fields"], f);
+            let p = pred_value(&r, f);
+            let c = &mut counts[i];
+            match (&g, &p) {
+                (Some(g), Some(p)) if g == p => c.tp += 1,
+                (Some(_), Some(_)) => {
+                    c.fp += 1;
+                    c.fn_ += 1;
+                }
+                (Some(_), None) => c.fn_ += 1,
+                (None, Some(_)) => c.fp += 1,
+                (None, None) => {}
+            }
+            if show.as_deref() == Some(*f) && g != p {
+                let gold_raw = if *f == "first_author" {
+                    row["fields"]["authors"].to_string()
+                } else {
+                    row["fields"][*f].to_string()
+                };
+                println!("{text}\n    gold {gold_raw}  ->  {g:?}\n    got  {p:?}");
+            }
+        }
+    }
+    println!("{rel}: {n} references");
+    println!("{:<13} {:>6} {:>6} {:>6}", "field", "P", "R", "F1");
+    for (i, f) in FIELDS.iter().enumerate() {
+        let (p, r, f1) = counts[i].f1();
+        println!("{f:<13} {p:>6.3} {r:>6.3} {f1:>6.3}");
+    }
+    FIELDS.iter().copied().zip(counts).collect()
+}
+
+pub fn f1_of(res: &[(&str, Counts)], field: &str) -> f64 {
+    res.iter()
+        .find(|(f, _)| *f == field)
+        .map_or(0.0, |(_, c)| c.f1().2)
+}
