@@ -146,6 +146,10 @@ BEGIN
     IF NOT EXISTS (SELECT 1 FROM kerai.nodes WHERE id = node) THEN
         RAISE EXCEPTION 'node % does not exist', node USING ERRCODE = '22023';
     END IF;
+    IF weight IS NULL OR weight NOT BETWEEN -1 AND 1 THEN
+        RAISE EXCEPTION 'perspective weight % is outside [-1, 1]', weight USING ERRCODE = '22023',
+            HINT = 'use 1 for highly relevant, 0 for neutral, -1 for a dead end';
+    END IF;
     INSERT INTO kerai.perspectives AS p (agent_id, node_id, weight, note)
     VALUES (who.id, node, weight, note)
     ON CONFLICT (node_id, agent_id) DO UPDATE

@@ -8,7 +8,7 @@ use pgrx::JsonB;
 /// `kerai.detect_citations(text)`: URLs, DOIs, arXiv ids, author-year callouts (one row per
 /// callout group, its works in `detail->'items'`) and named concepts, with character offsets.
 #[pg_extern(immutable, strict, parallel_safe)]
-fn detect_citations(
+pub(crate) fn detect_citations(
     text: &str,
 ) -> TableIterator<
     'static,
@@ -38,21 +38,21 @@ fn detect_citations(
 /// `kerai.parse_reference(text)`: one bibliography entry as fields (authors, year, title,
 /// container, volume, issue, pages, publisher, location, doi, url, arxiv, isbn).
 #[pg_extern(immutable, strict, parallel_safe)]
-fn parse_reference(text: &str) -> JsonB {
+pub(crate) fn parse_reference(text: &str) -> JsonB {
     JsonB(serde_json::to_value(references::parse_reference(text)).unwrap_or_default())
 }
 
 /// `kerai.split_bibliography(text)`: a references section (lines or paragraphs, numbered or
 /// not) into one entry per row.
 #[pg_extern(immutable, strict, parallel_safe)]
-fn split_bibliography(text: &str) -> SetOfIterator<'static, String> {
+pub(crate) fn split_bibliography(text: &str) -> SetOfIterator<'static, String> {
     SetOfIterator::new(references::split_bibliography(text))
 }
 
 /// `kerai.author_year_key(family, year, suffix)`: the key an author-year citation and a
 /// bibliography entry share (`friston|2010|a`); NULL without a family name or a year.
 #[pg_extern(immutable, parallel_safe)]
-fn author_year_key(family: Option<&str>, year: Option<i32>, suffix: Option<&str>) -> Option<String> {
+pub(crate) fn author_year_key(family: Option<&str>, year: Option<i32>, suffix: Option<&str>) -> Option<String> {
     let family = family.map(str::trim).filter(|f| !f.is_empty())?;
     year?;
     Some(references::author_year_key(family, year, suffix))
@@ -61,6 +61,6 @@ fn author_year_key(family: Option<&str>, year: Option<i32>, suffix: Option<&str>
 /// `kerai.normalize_title(text)`: lower case, no diacritics or punctuation, single spaces:
 /// what trigram matching of titles compares.
 #[pg_extern(immutable, strict, parallel_safe)]
-fn normalize_title(title: &str) -> String {
+pub(crate) fn normalize_title(title: &str) -> String {
     references::normalize_title(title)
 }

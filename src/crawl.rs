@@ -27,6 +27,6 @@ fn url_hash(url: &str) -> Option<String> {
 
 /// `kerai.family_key(name)`: a person's family name as a key (`Friston, K. J.` → `friston`).
 #[pg_extern(immutable, strict, parallel_safe)]
-fn family_key(name: &str) -> String {
+pub(crate) fn family_key(name: &str) -> String {
     kerai_core::names::family_key(name)
 }

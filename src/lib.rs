@@ -10,16 +10,19 @@ use pgrx::prelude::*;
 mod citations;
 mod crawl;
 mod errors;
+mod extraction;
 mod markdown;
 mod version;
 
 use citations::{author_year_key, detect_citations, normalize_title, parse_reference, split_bibliography};
 use crawl::family_key;
 use markdown::parse_markdown;
+use version::uuid7;
 
 // Tables first; functions written in SQL after the Rust functions they call.
 extension_sql_file!("../sql/graph.sql", name = "graph", bootstrap);
-extension_sql_file!("../sql/counters.sql", name = "counters", requires = ["graph"]);
+extension_sql_file!("../sql/defaults.sql", name = "defaults", requires = ["graph", uuid7]);
+extension_sql_file!("../sql/counters.sql", name = "counters", requires = ["defaults"]);
 extension_sql_file!("../sql/agents.sql", name = "agents", requires = ["graph"]);
 extension_sql_file!("../sql/references.sql", name = "references", requires = ["counters", "agents"]);
 extension_sql_file!(

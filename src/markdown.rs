@@ -18,7 +18,7 @@ const INSERT_NODES: &str = "INSERT INTO kerai.nodes (id, kind, content, parent_i
 /// paragraphs, lists, list items, code, tables, block quotes and footnotes below it.
 /// The same content from the same `source_url` returns the existing document.
 #[pg_extern(name = "parse_markdown")]
-fn parse_markdown(markdown: &str, metadata: default!(JsonB, "'{}'")) -> pgrx::Uuid {
+pub(crate) fn parse_markdown(markdown: &str, metadata: default!(JsonB, "'{}'")) -> pgrx::Uuid {
     let Value::Object(mut meta) = metadata.0 else {
         invalid(
             "kerai.parse_markdown: metadata must be a JSON object",
@@ -30,14 +30,18 @@ fn parse_markdown(markdown: &str, metadata: default!(JsonB, "'{}'")) -> pgrx::Uu
     meta.entry("content_length").or_insert(json!(markdown.chars().count()));
 
     let doc_id = new_id();
-    let inserted: Option<pgrx::Uuid> = Spi::get_one_with_args(
-        "INSERT INTO kerai.nodes (id, kind, document_id, metadata) VALUES ($1, 'document', $1, $2)
-         ON CONFLICT ((coalesce(metadata->>'source_url', '')), (metadata->>'content_hash'))
-         WHERE kind = 'document' DO NOTHING RETURNING id",
-        &[doc_id.into(), JsonB(Value::Object(meta.clone())).into()],
-    )
+    let inserted: bool = Spi::connect_mut(|client| {
+        let rows = client.update(
+            "INSERT INTO kerai.nodes (id, kind, document_id, metadata) VALUES ($1, 'document', $1, $2)
+             ON CONFLICT ((coalesce(metadata->>'source_url', '')), (metadata->>'content_hash'))
+             WHERE kind = 'document' DO NOTHING RETURNING id",
+            None,
+            &[doc_id.into(), JsonB(Value::Object(meta.clone())).into()],
+        )?;
+        Ok::<_, pgrx::spi::Error>(!rows.is_empty())
+    })
     .or_raise("inserting the document node");
-    if inserted.is_none() {
+    if !inserted {
         let existing: Option<pgrx::Uuid> = Spi::get_one_with_args(
             "SELECT id FROM kerai.nodes WHERE kind = 'document'
                AND coalesce(metadata->>'source_url', '') = coalesce($1, '') AND metadata->>'content_hash' = $2",

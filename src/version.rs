@@ -5,3 +5,10 @@ use pgrx::prelude::*;
 pub fn version() -> &'static str {
     env!("CARGO_PKG_VERSION")
 }
+
+/// `kerai.uuid7()`: a time-ordered UUID (version 7), the default id of nodes and edges, so
+/// that inserts append to the primary-key index and ties order by creation.
+#[pg_extern(volatile, parallel_safe)]
+pub fn uuid7() -> pgrx::Uuid {
+    crate::markdown::new_id()
+}

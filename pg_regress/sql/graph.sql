@@ -1,5 +1,7 @@
 -- The foundation: kerai.version() and the graph tables, as a psql user sees them.
 \set VERBOSITY terse
+\set ON_ERROR_ROLLBACK on
+BEGIN;
 SELECT kerai.version() = extversion AS version_matches_extension
 FROM pg_extension WHERE extname = 'kerai';
 
@@ -35,3 +37,4 @@ SELECT parent_id, id, 'contains' FROM kerai.nodes WHERE kind = 'paragraph' LIMIT
 DELETE FROM kerai.nodes WHERE kind = 'document';
 SELECT count(*) AS nodes_left FROM kerai.nodes;
 SELECT count(*) AS edges_left FROM kerai.edges;
+ROLLBACK;

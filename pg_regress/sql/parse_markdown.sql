@@ -1,0 +1,74 @@
+-- kerai.parse_markdown: CommonMark + GFM into a document tree, idempotent per source.
+\set VERBOSITY terse
+\set ON_ERROR_ROLLBACK on
+BEGIN;
+SELECT kerai.parse_markdown($md$# Active inference
+
+Perception is inference (Helmholtz, 1866).
+
+## Tools
+
+- [x] a task, done
+- [ ] a task, open
+  - nested item
+
+| term | meaning |
+|:-----|--------:|
+| EFE  | expected free energy |
+
+```python
+print("hello")
+```
+
+> A quote with a [link](https://example.org/q).
+
+Footnoted.[^1]
+
+[^1]: The footnote.
+
+### Deeper
+
+Text in a subsection.
+
+## Back up
+
+Last paragraph.
+$md$, '{"source_url": "https://example.org/ai", "title": "Active inference guide"}') AS doc \gset
+
+-- The tree, in document order, with depth and heading path.
+WITH RECURSIVE t AS (
+    SELECT id, kind, content, metadata, 0 AS depth, ARRAY[position] AS path
+      FROM kerai.nodes WHERE parent_id = :'doc'
+    UNION ALL
+    SELECT n.id, n.kind, n.content, n.metadata, t.depth + 1, t.path || n.position
+      FROM kerai.nodes n JOIN t ON n.parent_id = t.id
+)
+SELECT repeat('  ', depth) || kind AS node, left(replace(content, E'\n', ' / '), 48) AS content,
+       metadata->'heading_path' AS heading_path
+  FROM t ORDER BY path;
+
+-- The document: title from the metadata, counts, hash.
+SELECT kind, content, metadata->>'node_count' AS nodes, length(metadata->>'content_hash') AS hash_len,
+       metadata->>'source_url' AS source_url
+  FROM kerai.nodes WHERE id = :'doc';
+
+-- Kind-specific facts.
+SELECT kind, metadata - 'heading_path' AS facts FROM kerai.nodes
+ WHERE document_id = :'doc' AND kind IN ('list', 'list_item', 'code', 'table', 'footnote') ORDER BY id;
+
+-- The same content from the same source is the same document; another source is another.
+SELECT kerai.parse_markdown('# X', '{"source_url": "https://example.org/x"}') = kerai.parse_markdown('# X', '{"source_url": "https://example.org/x"}') AS idempotent;
+SELECT kerai.parse_markdown('# X', '{"source_url": "https://example.org/y"}') <> kerai.parse_markdown('# X', '{"source_url": "https://example.org/x"}') AS per_source;
+
+-- Any text parses; empty markdown is an empty document.
+SELECT kerai.parse_markdown('', '{"source_url": "empty"}') AS empty \gset
+SELECT kind, coalesce(content, '(no title)') AS content, metadata->>'node_count' AS nodes FROM kerai.nodes WHERE id = :'empty';
+SELECT kerai.parse_markdown(E'* \n> \n|\n```\n#', '{}') AS odd \gset
+SELECT kind, count(*) FROM kerai.nodes WHERE document_id = :'odd' GROUP BY kind ORDER BY kind;
+SELECT count(*) AS documents FROM kerai.nodes WHERE kind = 'document';
+
+-- Bad input.
+SELECT kerai.parse_markdown('x', '[1, 2]');
+SELECT kerai.parse_markdown('x', '"text"');
+SELECT kerai.parse_markdown(NULL);
+ROLLBACK;
