@@ -94,9 +94,12 @@ CREATE TABLE kerai.pages (
     priority         float8,
     current_version  uuid,
     last_error       text,
+    outlinks         jsonb,
     CONSTRAINT pages_one_per_url UNIQUE (target_id, url_hash)
 );
-COMMENT ON TABLE kerai.pages IS 'One row per normalised URL per target (url_hash = SHA-256 of the normalised URL).';
+COMMENT ON TABLE kerai.pages IS
+    'One row per normalised URL per target (url_hash = SHA-256 of the normalised URL). outlinks keeps the '
+    'in-scope links of the last fetched version, so a page found unchanged still leads the crawl to them.';
 
 CREATE TABLE kerai.scrape_jobs (
     id             uuid PRIMARY KEY DEFAULT gen_random_uuid(),
@@ -374,6 +377,8 @@ DECLARE
     p_id uuid;
     p_current uuid;
     was_new boolean;
+    kept_type text;
+    kept_links jsonb;
     prev_hash text;
     version uuid;
     doc uuid;
@@ -428,15 +433,22 @@ BEGIN
         ELSIF st = 'not_modified' THEN
             outcome := 'unchanged';
             UPDATE kerai.pages x SET last_status = 'unchanged', last_scraped_at = now(), scrape_count = x.scrape_count + 1,
-                   http_status = 304, last_error = NULL
-             WHERE x.id = p_id;
+                   http_status = coalesce((r->'http'->>'status')::integer, x.http_status), last_error = NULL
+             WHERE x.id = p_id
+            RETURNING coalesce(r->>'source_type', x.source_type),
+                      CASE WHEN u.depth + 1 <= coalesce((j.config->>'max_depth')::integer, 5)
+                                AND coalesce((j.config->>'follow_links')::boolean, true)
+                           THEN (SELECT jsonb_agg(l || jsonb_build_object('depth', u.depth + 1, 'discovered_from', u.url))
+                                   FROM jsonb_array_elements(x.outlinks) l) END
+              INTO kept_type, kept_links;
+            r := r || jsonb_strip_nulls(jsonb_build_object('source_type', kept_type, 'links', kept_links));
         ELSIF st = 'fetched' THEN
             SELECT v.content_hash INTO prev_hash FROM kerai.page_versions v WHERE v.id = p_current;
             IF prev_hash IS NOT NULL AND prev_hash = r->>'content_hash' AND NOT coalesce((r->>'force')::boolean, false) THEN
                 outcome := 'unchanged';
                 UPDATE kerai.pages x SET last_status = 'unchanged', last_scraped_at = now(), scrape_count = x.scrape_count + 1,
                        http_status = (r->'http'->>'status')::integer, etag = r->'http'->>'etag',
-                       last_modified = r->'http'->>'last_modified', last_error = NULL
+                       last_modified = r->'http'->>'last_modified', last_error = NULL, outlinks = r->'links'
                  WHERE x.id = p_id;
             ELSE
                 outcome := CASE WHEN was_new THEN 'new' ELSE 'updated' END;
@@ -462,7 +474,8 @@ BEGIN
                 UPDATE kerai.pages x SET last_status = outcome, last_scraped_at = now(), scrape_count = x.scrape_count + 1,
                        http_status = (r->'http'->>'status')::integer, etag = r->'http'->>'etag',
                        last_modified = r->'http'->>'last_modified', content_type = r->'http'->>'content_type',
-                       source_type = r->>'source_type', current_version = version, last_error = NULL
+                       source_type = r->>'source_type', current_version = version, last_error = NULL,
+                       outlinks = r->'links'
                  WHERE x.id = p_id;
                 PERFORM kerai._job_log(job, 'INFO',
                     CASE WHEN coalesce(r->>'source_type', 'html') = 'html' THEN 'PAGE_FETCHED' ELSE 'DOC_DOWNLOADED' END,

@@ -52,7 +52,11 @@ pub(crate) fn split_bibliography(text: &str) -> SetOfIterator<'static, String> {
 /// `kerai.author_year_key(family, year, suffix)`: the key an author-year citation and a
 /// bibliography entry share (`friston|2010|a`); NULL without a family name or a year.
 #[pg_extern(immutable, parallel_safe)]
-pub(crate) fn author_year_key(family: Option<&str>, year: Option<i32>, suffix: Option<&str>) -> Option<String> {
+pub(crate) fn author_year_key(
+    family: Option<&str>,
+    year: Option<i32>,
+    suffix: Option<&str>,
+) -> Option<String> {
     let family = family.map(str::trim).filter(|f| !f.is_empty())?;
     year?;
     Some(references::author_year_key(family, year, suffix))

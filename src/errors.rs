@@ -6,7 +6,11 @@ use pgrx::prelude::*;
 
 /// Raise `message` with `hint` as an ERROR with SQLSTATE 22023 (invalid parameter value).
 pub fn invalid(message: impl Into<String>, hint: impl Into<String>) -> ! {
-    raise(PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE, message, hint)
+    raise(
+        PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
+        message,
+        hint,
+    )
 }
 
 /// Raise an ERROR with an explicit SQLSTATE.
@@ -29,7 +33,11 @@ impl<T, E: std::fmt::Display> OrRaise<T> for Result<T, E> {
     fn or_raise(self, doing: &str) -> T {
         match self {
             Ok(v) => v,
-            Err(e) => raise(PgSqlErrorCode::ERRCODE_INTERNAL_ERROR, format!("kerai: {doing}: {e}"), ""),
+            Err(e) => raise(
+                PgSqlErrorCode::ERRCODE_INTERNAL_ERROR,
+                format!("kerai: {doing}: {e}"),
+                "",
+            ),
         }
     }
 }

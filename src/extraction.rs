@@ -38,19 +38,29 @@ fn detect_language(
 fn source_records(html: &str, url: &str, options: default!(JsonB, "'{}'")) -> JsonB {
     let opts = options.0;
     if !opts.is_object() {
-        invalid("kerai.source_records: options must be a JSON object", "pass for example '{\"target_language\": \"en\"}'");
+        invalid(
+            "kerai.source_records: options must be a JSON object",
+            "pass for example '{\"target_language\": \"en\"}'",
+        );
     }
     let institution = opts
         .get("institution")
         .and_then(|v| v.as_str())
         .map(str::to_string)
-        .or_else(|| url::Url::parse(url).ok().and_then(|u| u.host_str().map(str::to_string)))
+        .or_else(|| {
+            url::Url::parse(url)
+                .ok()
+                .and_then(|u| u.host_str().map(str::to_string))
+        })
         .unwrap_or_default();
     let page = PageInput {
         html: html.to_string(),
         url: url.to_string(),
         institution,
-        fetched_at: opts.get("fetched_at").and_then(|v| v.as_str()).map(str::to_string),
+        fetched_at: opts
+            .get("fetched_at")
+            .and_then(|v| v.as_str())
+            .map(str::to_string),
     };
     let mut opts = opts;
     if let Some(o) = opts.as_object_mut() {
@@ -59,7 +69,10 @@ fn source_records(html: &str, url: &str, options: default!(JsonB, "'{}'")) -> Js
     }
     let opts: SourceOptions = match serde_json::from_value(opts) {
         Ok(o) => o,
-        Err(e) => invalid(format!("kerai.source_records: bad options: {e}"), "see the README for the options"),
+        Err(e) => invalid(
+            format!("kerai.source_records: bad options: {e}"),
+            "see the README for the options",
+        ),
     };
     JsonB(serde_json::to_value(html::source_records(&[page], &opts)).unwrap_or_default())
 }

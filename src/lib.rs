@@ -14,17 +14,31 @@ mod extraction;
 mod markdown;
 mod version;
 
-use citations::{author_year_key, detect_citations, normalize_title, parse_reference, split_bibliography};
+use citations::{
+    author_year_key, detect_citations, normalize_title, parse_reference, split_bibliography,
+};
 use crawl::family_key;
 use markdown::parse_markdown;
 use version::uuid7;
 
 // Tables first; functions written in SQL after the Rust functions they call.
 extension_sql_file!("../sql/graph.sql", name = "graph", bootstrap);
-extension_sql_file!("../sql/defaults.sql", name = "defaults", requires = ["graph", uuid7]);
-extension_sql_file!("../sql/counters.sql", name = "counters", requires = ["defaults"]);
+extension_sql_file!(
+    "../sql/defaults.sql",
+    name = "defaults",
+    requires = ["graph", uuid7]
+);
+extension_sql_file!(
+    "../sql/counters.sql",
+    name = "counters",
+    requires = ["defaults"]
+);
 extension_sql_file!("../sql/agents.sql", name = "agents", requires = ["graph"]);
-extension_sql_file!("../sql/references.sql", name = "references", requires = ["counters", "agents"]);
+extension_sql_file!(
+    "../sql/references.sql",
+    name = "references",
+    requires = ["counters", "agents"]
+);
 extension_sql_file!(
     "../sql/scoring.sql",
     name = "scoring",
@@ -33,10 +47,24 @@ extension_sql_file!(
 extension_sql_file!(
     "../sql/extract.sql",
     name = "extract",
-    requires = ["scoring", detect_citations, parse_reference, split_bibliography, author_year_key]
+    requires = [
+        "scoring",
+        detect_citations,
+        parse_reference,
+        split_bibliography,
+        author_year_key
+    ]
 );
-extension_sql_file!("../sql/crawl.sql", name = "crawl", requires = ["extract", parse_markdown]);
-extension_sql_file!("../sql/site.sql", name = "site", requires = ["crawl", parse_markdown]);
+extension_sql_file!(
+    "../sql/crawl.sql",
+    name = "crawl",
+    requires = ["extract", parse_markdown]
+);
+extension_sql_file!(
+    "../sql/site.sql",
+    name = "site",
+    requires = ["crawl", parse_markdown]
+);
 
 #[cfg(any(test, feature = "pg_test"))]
 #[pg_schema]
@@ -59,8 +87,9 @@ mod tests {
         )
         .expect("insert works");
         assert_eq!(n, Some(1));
-        let edges = Spi::get_one::<i64>("SELECT count(*) FROM kerai.edges WHERE relation = 'contains'")
-            .expect("count works");
+        let edges =
+            Spi::get_one::<i64>("SELECT count(*) FROM kerai.edges WHERE relation = 'contains'")
+                .expect("count works");
         assert_eq!(edges, Some(1));
     }
 
@@ -79,10 +108,16 @@ mod tests {
         )
         .unwrap()
         .unwrap();
-        assert_eq!(a, b, "the same content from the same source is the same document");
-        let title = Spi::get_one_with_args::<String>("SELECT content FROM kerai.nodes WHERE id = $1", &[a.into()])
-            .unwrap()
-            .unwrap();
+        assert_eq!(
+            a, b,
+            "the same content from the same source is the same document"
+        );
+        let title = Spi::get_one_with_args::<String>(
+            "SELECT content FROM kerai.nodes WHERE id = $1",
+            &[a.into()],
+        )
+        .unwrap()
+        .unwrap();
         assert_eq!(title, "Title");
         let items = Spi::get_one_with_args::<i64>(
             "SELECT count(*) FROM kerai.nodes WHERE document_id = $1 AND kind = 'list_item'

@@ -9,7 +9,8 @@ use serde_json::{json, Map, Value};
 /// Rows written per INSERT: bounds memory whatever the document's size.
 const BATCH: usize = 5000;
 
-const INSERT_NODES: &str = "INSERT INTO kerai.nodes (id, kind, content, parent_id, position, document_id, metadata)
+const INSERT_NODES: &str =
+    "INSERT INTO kerai.nodes (id, kind, content, parent_id, position, document_id, metadata)
      SELECT u.id, u.kind, u.content, u.parent_id, u.position, $6, u.metadata::jsonb
      FROM unnest($1::uuid[], $2::text[], $3::text[], $4::uuid[], $5::int[], $7::text[])
           AS u(id, kind, content, parent_id, position, metadata)";
@@ -27,7 +28,8 @@ pub(crate) fn parse_markdown(markdown: &str, metadata: default!(JsonB, "'{}'")) 
     };
     let hash = markdown::content_hash(markdown);
     meta.insert("content_hash".into(), json!(hash));
-    meta.entry("content_length").or_insert(json!(markdown.chars().count()));
+    meta.entry("content_length")
+        .or_insert(json!(markdown.chars().count()));
 
     let doc_id = new_id();
     let inserted: bool = Spi::connect_mut(|client| {
@@ -49,7 +51,10 @@ pub(crate) fn parse_markdown(markdown: &str, metadata: default!(JsonB, "'{}'")) 
         )
         .or_raise("finding the existing document");
         return existing.unwrap_or_else(|| {
-            invalid("kerai.parse_markdown: the document exists but cannot be read", "retry the call")
+            invalid(
+                "kerai.parse_markdown: the document exists but cannot be read",
+                "retry the call",
+            )
         });
     }
 
@@ -65,10 +70,18 @@ pub(crate) fn parse_markdown(markdown: &str, metadata: default!(JsonB, "'{}'")) 
     if let Some(fm) = summary.front_matter {
         done.insert("front_matter".into(), json!(fm));
     }
-    let title = meta.get("title").and_then(Value::as_str).map(str::to_string).or(summary.title);
+    let title = meta
+        .get("title")
+        .and_then(Value::as_str)
+        .map(str::to_string)
+        .or(summary.title);
     Spi::run_with_args(
         "UPDATE kerai.nodes SET content = $2, metadata = $3 || metadata WHERE id = $1",
-        &[doc_id.into(), title.into(), JsonB(Value::Object(done)).into()],
+        &[
+            doc_id.into(),
+            title.into(),
+            JsonB(Value::Object(done)).into(),
+        ],
     )
     .or_raise("recording the document's title");
     Spi::run_with_args(

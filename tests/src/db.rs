@@ -40,6 +40,7 @@ impl TestDb {
             name,
             url,
             admin_url,
+            keep: false,
         };
         db.client()
             .batch_execute("CREATE EXTENSION kerai CASCADE")
@@ -52,15 +53,25 @@ impl TestDb {
     pub fn existing(name: &str) -> TestDb {
         let admin_url = admin_url();
         let mut admin = Client::connect(&admin_url, NoTls).expect("connect to the test cluster");
-        let exists = admin.query_opt("SELECT 1 FROM pg_database WHERE datname = $1", &[&name]).unwrap().is_some();
+        let exists = admin
+            .query_opt("SELECT 1 FROM pg_database WHERE datname = $1", &[&name])
+            .unwrap()
+            .is_some();
         if !exists {
-            admin.batch_execute(&format!("CREATE DATABASE {name}")).unwrap();
+            admin
+                .batch_execute(&format!("CREATE DATABASE {name}"))
+                .unwrap();
         }
         let url = match admin_url.rsplit_once('/') {
             Some((base, _)) => format!("{base}/{name}"),
             None => panic!("KERAI_TEST_DATABASE_URL must end in /DATABASE"),
         };
-        TestDb { name: name.to_string(), url, admin_url, keep: true }
+        TestDb {
+            name: name.to_string(),
+            url,
+            admin_url,
+            keep: true,
+        }
     }
 
     pub fn client(&self) -> Client {

@@ -13,7 +13,12 @@ pub struct Output {
 impl Output {
     /// stdout parsed as JSON (for `--format json`).
     pub fn json(&self) -> serde_json::Value {
-        serde_json::from_str(&self.stdout).unwrap_or_else(|e| panic!("stdout is not JSON ({e}):\n{}\nstderr:\n{}", self.stdout, self.stderr))
+        serde_json::from_str(&self.stdout).unwrap_or_else(|e| {
+            panic!(
+                "stdout is not JSON ({e}):\n{}\nstderr:\n{}",
+                self.stdout, self.stderr
+            )
+        })
     }
 }
 
@@ -26,7 +31,9 @@ pub fn bin() -> PathBuf {
 
 pub fn command(database_url: &str, args: &[&str], env: &[(&str, &str)]) -> Command {
     let mut c = Command::new(bin());
-    c.args(args).env("DATABASE_URL", database_url).env("KERAI_LAUNCHED_BY", "e2e");
+    c.args(args)
+        .env("DATABASE_URL", database_url)
+        .env("KERAI_LAUNCHED_BY", "e2e");
     for (k, v) in env {
         c.env(k, v);
     }
@@ -41,7 +48,12 @@ pub fn kerai(database_url: &str, args: &[&str]) -> Output {
 pub fn kerai_env(database_url: &str, args: &[&str], env: &[(&str, &str)]) -> Output {
     let out = command(database_url, args, env)
         .output()
-        .unwrap_or_else(|e| panic!("cannot run {}: {e}; build it with `cargo build -p kerai-fetch`", bin().display()));
+        .unwrap_or_else(|e| {
+            panic!(
+                "cannot run {}: {e}; build it with `cargo build -p kerai-fetch`",
+                bin().display()
+            )
+        });
     Output {
         code: out.status.code().unwrap_or(-1),
         stdout: String::from_utf8_lossy(&out.stdout).into_owned(),

@@ -14,9 +14,17 @@ use std::time::Duration;
 #[derive(Clone)]
 pub enum Behavior {
     /// A normal page (conditional GET supported through its ETag).
-    Page { content_type: String, body: Vec<u8>, last_modified: Option<String> },
+    Page {
+        content_type: String,
+        body: Vec<u8>,
+        last_modified: Option<String>,
+    },
     /// A fixed status with optional headers and body (404, 500, 401, ...).
-    Status { status: u16, headers: Vec<(String, String)>, body: Vec<u8> },
+    Status {
+        status: u16,
+        headers: Vec<(String, String)>,
+        body: Vec<u8>,
+    },
     /// 302 to another location.
     Redirect(String),
     /// `bytes` bytes of HTML, a few bytes every `every` (a slow-drip server).
@@ -26,7 +34,11 @@ pub enum Behavior {
     /// A gzip body that inflates to `inflated` bytes.
     GzipBomb { inflated: u64 },
     /// 429 with Retry-After for the first `times` requests, then the page.
-    TooMany { times: usize, retry_after: u64, then: Box<Behavior> },
+    TooMany {
+        times: usize,
+        retry_after: u64,
+        then: Box<Behavior>,
+    },
     /// An endless calendar: every month links to the next and the previous.
     Calendar,
 }
@@ -55,16 +67,25 @@ impl Site {
             server: server.clone(),
         };
         for _ in 0..threads {
-            let (server, paths, hits, counts) = (server.clone(), site.paths.clone(), site.hits.clone(), site.counts.clone());
+            let (server, paths, hits, counts) = (
+                server.clone(),
+                site.paths.clone(),
+                site.hits.clone(),
+                site.counts.clone(),
+            );
             let base = site.base.clone();
             thread::spawn(move || {
                 for req in server.incoming_requests() {
                     let path = req.url().to_string();
-                    let conditional = req
-                        .headers()
-                        .iter()
-                        .any(|h| h.field.equiv("If-None-Match") || h.field.equiv("If-Modified-Since"));
-                    hits.lock().unwrap().push(format!("{} {}{}", req.method(), path, if conditional { " (conditional)" } else { "" }));
+                    let conditional = req.headers().iter().any(|h| {
+                        h.field.equiv("If-None-Match") || h.field.equiv("If-Modified-Since")
+                    });
+                    hits.lock().unwrap().push(format!(
+                        "{} {}{}",
+                        req.method(),
+                        path,
+                        if conditional { " (conditional)" } else { "" }
+                    ));
                     let n = {
                         let mut c = counts.lock().unwrap();
                         let e = c.entry(path.clone()).or_insert(0);
@@ -88,7 +109,14 @@ impl Site {
     }
 
     pub fn page(&self, path: &str, content_type: &str, body: impl Into<Vec<u8>>) {
-        self.set(path, Behavior::Page { content_type: content_type.into(), body: body.into(), last_modified: None });
+        self.set(
+            path,
+            Behavior::Page {
+                content_type: content_type.into(),
+                body: body.into(),
+                last_modified: None,
+            },
+        );
     }
 
     pub fn html(&self, path: &str, body: &str) {
@@ -117,9 +145,14 @@ impl Site {
         for f in files {
             let rel = format!("/{}", f.strip_prefix(dir).unwrap().to_string_lossy());
             let mut body = std::fs::read(&f).unwrap();
-            let ext = f.extension().map(|e| e.to_string_lossy().to_string()).unwrap_or_default();
+            let ext = f
+                .extension()
+                .map(|e| e.to_string_lossy().to_string())
+                .unwrap_or_default();
             if ext == "xml" || ext == "txt" {
-                body = String::from_utf8_lossy(&body).replace("__SITE__", &self.base).into_bytes();
+                body = String::from_utf8_lossy(&body)
+                    .replace("__SITE__", &self.base)
+                    .into_bytes();
             }
             let ct = match ext.as_str() {
                 "html" => "text/html; charset=utf-8",
@@ -134,7 +167,11 @@ impl Site {
                 _ => "application/octet-stream",
             };
             if rel.ends_with("/index.html") {
-                self.page(&rel.trim_end_matches("index.html").to_string(), ct, body.clone());
+                self.page(
+                    &rel.trim_end_matches("index.html").to_string(),
+                    ct,
+                    body.clone(),
+                );
             }
             self.page(&rel, ct, body);
         }
@@ -171,11 +208,19 @@ pub fn etag_of(body: &[u8]) -> String {
 
 fn respond(req: tiny_http::Request, behavior: Option<Behavior>, n: usize, base: &str) {
     let method_head = *req.method() == tiny_http::Method::Head;
-    let if_none_match = req.headers().iter().find(|h| h.field.equiv("If-None-Match")).map(|h| h.value.to_string());
+    let if_none_match = req
+        .headers()
+        .iter()
+        .find(|h| h.field.equiv("If-None-Match"))
+        .map(|h| h.value.to_string());
     let path = req.url().to_string();
     let result = match behavior {
         None => req.respond(tiny_http::Response::from_string("not found").with_status_code(404)),
-        Some(Behavior::Page { content_type, body, last_modified }) => {
+        Some(Behavior::Page {
+            content_type,
+            body,
+            last_modified,
+        }) => {
             let etag = etag_of(&body);
             if if_none_match.as_deref() == Some(etag.as_str()) {
                 let mut r = tiny_http::Response::empty(304);
@@ -196,7 +241,11 @@ fn respond(req: tiny_http::Request, behavior: Option<Behavior>, n: usize, base: 
                 req.respond(r)
             }
         }
-        Some(Behavior::Status { status, headers, body }) => {
+        Some(Behavior::Status {
+            status,
+            headers,
+            body,
+        }) => {
             let mut r = tiny_http::Response::from_data(body).with_status_code(status);
             for (k, v) in headers {
                 r.add_header(header(&k, &v));
@@ -226,21 +275,33 @@ fn respond(req: tiny_http::Request, behavior: Option<Behavior>, n: usize, base: 
                 if announce { Some(bytes as usize) } else { None },
                 None,
             );
-            req.respond(r)
+            // tiny_http switches to chunked encoding above 32 KiB unless told not to.
+            req.respond(if announce {
+                r.with_chunked_threshold(usize::MAX)
+            } else {
+                r
+            })
         }
         Some(Behavior::GzipBomb { inflated }) => {
             let body = gzip_zeros(inflated);
             let len = body.len();
             let r = tiny_http::Response::new(
                 200.into(),
-                vec![header("Content-Type", "text/html"), header("Content-Encoding", "gzip")],
+                vec![
+                    header("Content-Type", "text/html"),
+                    header("Content-Encoding", "gzip"),
+                ],
                 std::io::Cursor::new(body),
                 Some(len),
                 None,
             );
             req.respond(r)
         }
-        Some(Behavior::TooMany { times, retry_after, then }) => {
+        Some(Behavior::TooMany {
+            times,
+            retry_after,
+            then,
+        }) => {
             if n <= times {
                 let mut r = tiny_http::Response::from_string("slow down").with_status_code(429);
                 r.add_header(header("Retry-After", &retry_after.to_string()));
@@ -251,8 +312,15 @@ fn respond(req: tiny_http::Request, behavior: Option<Behavior>, n: usize, base: 
         }
         Some(Behavior::Calendar) => {
             // /calendar/YYYY/MM: links to the previous and next month, forever.
-            let parts: Vec<i64> = path.trim_start_matches("/calendar/").split('/').filter_map(|p| p.parse().ok()).collect();
-            let (y, m) = (parts.first().copied().unwrap_or(2026), parts.get(1).copied().unwrap_or(1));
+            let parts: Vec<i64> = path
+                .trim_start_matches("/calendar/")
+                .split('/')
+                .filter_map(|p| p.parse().ok())
+                .collect();
+            let (y, m) = (
+                parts.first().copied().unwrap_or(2026),
+                parts.get(1).copied().unwrap_or(1),
+            );
             let next = if m == 12 { (y + 1, 1) } else { (y, m + 1) };
             let prev = if m == 1 { (y - 1, 12) } else { (y, m - 1) };
             let body = format!(
@@ -260,7 +328,10 @@ fn respond(req: tiny_http::Request, behavior: Option<Behavior>, n: usize, base: 
                  <a href=\"{base}/calendar/{}/{:02}\">next</a> <a href=\"{base}/calendar/{}/{:02}\">previous</a></main></body></html>",
                 next.0, next.1, prev.0, prev.1
             );
-            req.respond(tiny_http::Response::from_string(body).with_header(header("Content-Type", "text/html")))
+            req.respond(
+                tiny_http::Response::from_string(body)
+                    .with_header(header("Content-Type", "text/html")),
+            )
         }
     };
     let _ = result;

@@ -6,7 +6,9 @@ use std::time::Duration;
 
 fn paced_site(n: usize) -> Site {
     let site = Site::start();
-    let links: String = (0..n).map(|i| format!("<li><a href=\"/p/{i}\">page {i}</a></li>")).collect();
+    let links: String = (0..n)
+        .map(|i| format!("<li><a href=\"/p/{i}\">page {i}</a></li>"))
+        .collect();
     site.html("/", &format!("<html><body><main><h1>Index</h1><p>All the pages of this test site are listed here.</p><ul>{links}</ul></main></body></html>"));
     for i in 0..n {
         site.html(
@@ -23,7 +25,20 @@ const LEASE: (&str, &str) = ("KERAI_LEASE_SECONDS", "3");
 fn a_killed_fetcher_loses_nothing_and_duplicates_nothing() {
     let site = paced_site(40);
     let db = TestDb::new("crash");
-    let out = kerai_env(&db.url, &["config", "set", "c", "--base-url", &site.url("/"), "rate_limit_rps=10", "per_host_concurrency=1", "use_sitemaps=false"], &[]);
+    let out = kerai_env(
+        &db.url,
+        &[
+            "config",
+            "set",
+            "c",
+            "--base-url",
+            &site.url("/"),
+            "rate_limit_rps=10",
+            "per_host_concurrency=1",
+            "use_sitemaps=false",
+        ],
+        &[],
+    );
     assert_eq!(out.code, 0, "{}", out.stderr);
 
     let mut child = spawn(&db.url, &["run", "c", "--no-progress"], &[LEASE]);
@@ -36,19 +51,33 @@ fn a_killed_fetcher_loses_nothing_and_duplicates_nothing() {
             break;
         }
     }
-    assert!(done >= 10 && done < 41, "the first fetcher should be part way through, not {done}");
+    assert!(
+        done >= 10 && done < 41,
+        "the first fetcher should be part way through, not {done}"
+    );
     child.kill().expect("kill the fetcher");
     let _ = child.wait();
     let status: String = db.one("SELECT status FROM kerai.scrape_jobs");
-    assert_eq!(status, "RUNNING", "the killed fetcher's job is left running");
+    assert_eq!(
+        status, "RUNNING",
+        "the killed fetcher's job is left running"
+    );
 
     // While its lease holds, the job is not taken over.
     let early = kerai_env(&db.url, &["run", "c", "--no-progress"], &[LEASE]);
     assert_eq!(early.code, 2, "{}", early.stderr);
-    assert!(early.stderr.contains("is already running"), "{}", early.stderr);
+    assert!(
+        early.stderr.contains("is already running"),
+        "{}",
+        early.stderr
+    );
 
     std::thread::sleep(Duration::from_secs(4));
-    let resumed = kerai_env(&db.url, &["run", "c", "--no-progress", "--format", "json"], &[LEASE]);
+    let resumed = kerai_env(
+        &db.url,
+        &["run", "c", "--no-progress", "--format", "json"],
+        &[LEASE],
+    );
     assert_eq!(resumed.code, 0, "{}\n{}", resumed.stdout, resumed.stderr);
     let report = resumed.json();
     assert_eq!(report["status"], "COMPLETED");
@@ -59,10 +88,15 @@ fn a_killed_fetcher_loses_nothing_and_duplicates_nothing() {
     let pages: i64 = db.one("SELECT count(*) FROM kerai.pages");
     let versions: i64 = db.one("SELECT count(*) FROM kerai.page_versions");
     let documents: i64 = db.one("SELECT count(*) FROM kerai.nodes WHERE kind = 'document'");
-    assert_eq!((pages, versions, documents), (41, 41, 41), "one page, one version, one document each");
+    assert_eq!(
+        (pages, versions, documents),
+        (41, 41, 41),
+        "one page, one version, one document each"
+    );
     let unfinished: i64 = db.one("SELECT count(*) FROM kerai.job_urls WHERE status <> 'done'");
     assert_eq!(unfinished, 0);
-    let resumed_log: i64 = db.one("SELECT count(*) FROM kerai.job_logs WHERE event = 'CRAWL_RESUMED'");
+    let resumed_log: i64 =
+        db.one("SELECT count(*) FROM kerai.job_logs WHERE event = 'CRAWL_RESUMED'");
     assert_eq!(resumed_log, 1);
 }
 
@@ -70,13 +104,29 @@ fn a_killed_fetcher_loses_nothing_and_duplicates_nothing() {
 fn two_fetchers_split_one_job() {
     let site = paced_site(30);
     let db = TestDb::new("split");
-    let out = kerai_env(&db.url, &["config", "set", "s", "--base-url", &site.url("/"), "rate_limit_rps=0", "use_sitemaps=false", "concurrency=2"], &[]);
+    let out = kerai_env(
+        &db.url,
+        &[
+            "config",
+            "set",
+            "s",
+            "--base-url",
+            &site.url("/"),
+            "rate_limit_rps=0",
+            "use_sitemaps=false",
+            "concurrency=2",
+        ],
+        &[],
+    );
     assert_eq!(out.code, 0, "{}", out.stderr);
     // Slow the site down a little so both fetchers have work.
     for i in 0..30 {
         site.set(
             &format!("/p/{i}"),
-            kerai_e2e::Behavior::SlowDrip { bytes: 400, every: Duration::from_millis(5) },
+            kerai_e2e::Behavior::SlowDrip {
+                bytes: 400,
+                every: Duration::from_millis(5),
+            },
         );
     }
     let first = spawn(&db.url, &["run", "s", "--no-progress"], &[]);
@@ -92,8 +142,18 @@ fn two_fetchers_split_one_job() {
     assert!(running, "the first fetcher never queued the links");
     let second = kerai_env(&db.url, &["run", "s", "--join", "--no-progress"], &[]);
     let first = wait(first);
-    assert!(first.code == 0 || first.code == 1, "{}\n{}", first.stdout, first.stderr);
-    assert!(second.code == 0 || second.code == 1, "{}\n{}", second.stdout, second.stderr);
+    assert!(
+        first.code == 0 || first.code == 1,
+        "{}\n{}",
+        first.stdout,
+        first.stderr
+    );
+    assert!(
+        second.code == 0 || second.code == 1,
+        "{}\n{}",
+        second.stdout,
+        second.stderr
+    );
     let workers: i64 = db.one("SELECT count(DISTINCT leased_by) FROM kerai.job_urls");
     assert_eq!(workers, 2, "both fetchers took URLs");
     let status: String = db.one("SELECT status FROM kerai.scrape_jobs");

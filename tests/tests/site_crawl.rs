@@ -13,7 +13,15 @@ fn example_site() -> Site {
 fn configure(db: &TestDb, site: &Site) {
     let out = kerai(
         &db.url,
-        &["config", "set", "demo", "--base-url", &site.url("/"), "rate_limit_rps=0", "concurrency=4"],
+        &[
+            "config",
+            "set",
+            "demo",
+            "--base-url",
+            &site.url("/"),
+            "rate_limit_rps=0",
+            "concurrency=4",
+        ],
     );
     assert_eq!(out.code, 0, "config set: {}\n{}", out.stdout, out.stderr);
 }
@@ -25,35 +33,67 @@ fn crawls_the_example_site_then_detects_changes() {
     configure(&db, &site);
 
     let first = kerai(&db.url, &["run", "demo", "--no-progress"]);
-    assert_eq!(first.code, 0, "first run:\n{}\n{}", first.stdout, first.stderr);
+    assert_eq!(
+        first.code, 0,
+        "first run:\n{}\n{}",
+        first.stdout, first.stderr
+    );
     let pages: i64 = db.one("SELECT count(*) FROM kerai.pages");
     let new: i64 = db.one("SELECT count(*) FROM kerai.pages WHERE last_status = 'new'");
-    assert_eq!(pages, 16, "every reachable page, attachment and sitemap entry once: {}", first.stdout);
+    assert_eq!(
+        pages, 16,
+        "every reachable page, attachment and sitemap entry once: {}",
+        first.stdout
+    );
     assert_eq!(new, 16);
     // robots.txt disallows /private/: linked from every footer, never fetched.
     assert_eq!(site.hit_count("/private/staff-only.html"), 0);
-    let skipped: String = db.one("SELECT error FROM kerai.job_urls WHERE url LIKE '%/private/staff-only.html'");
-    assert!(skipped.starts_with("disallowed by robots.txt: "), "{skipped}");
+    let skipped: String =
+        db.one("SELECT error FROM kerai.job_urls WHERE url LIKE '%/private/staff-only.html'");
+    assert!(
+        skipped.starts_with("disallowed by robots.txt: "),
+        "{skipped}"
+    );
     // Documents of every type, with provenance.
     let types: String = db.one("SELECT string_agg(DISTINCT metadata->>'source_type', ',' ORDER BY metadata->>'source_type') FROM kerai.nodes WHERE kind = 'document'");
     assert_eq!(types, "docx,html,pdf,xlsx");
     let pdf_pages: i64 = db.one("SELECT (metadata->>'page_count')::bigint FROM kerai.nodes WHERE kind = 'document' AND metadata->>'source_type' = 'pdf'");
     assert_eq!(pdf_pages, 2);
     let budget: String = db.one("SELECT string_agg(content, ' ') FROM kerai.nodes n WHERE n.document_id = (SELECT id FROM kerai.nodes WHERE kind = 'document' AND metadata->>'source_url' LIKE '%budget-2026.xlsx')");
-    assert!(budget.contains("18.5"), "formula values, not formulas: {budget}");
+    assert!(
+        budget.contains("18.5"),
+        "formula values, not formulas: {budget}"
+    );
     // Boilerplate is gone from the HTML documents.
     let about: String = db.one("SELECT string_agg(content, ' ') FROM kerai.nodes WHERE document_id = (SELECT id FROM kerai.nodes WHERE kind = 'document' AND metadata->>'source_url' LIKE '%/about.html')");
-    assert!(about.contains("founded in 1998 by Margaret Lindqvist"), "{about}");
-    assert!(!about.contains("We use cookies"), "cookie banner kept: {about}");
-    assert!(!about.contains("All rights reserved"), "footer kept: {about}");
+    assert!(
+        about.contains("founded in 1998 by Margaret Lindqvist"),
+        "{about}"
+    );
+    assert!(
+        !about.contains("We use cookies"),
+        "cookie banner kept: {about}"
+    );
+    assert!(
+        !about.contains("All rights reserved"),
+        "footer kept: {about}"
+    );
     // Sitemap fields are kept on the page.
-    let lastmod: String = db.one("SELECT sitemap_lastmod::date::text FROM kerai.pages WHERE url LIKE '%/about.html'");
+    let lastmod: String =
+        db.one("SELECT sitemap_lastmod::date::text FROM kerai.pages WHERE url LIKE '%/about.html'");
     assert_eq!(lastmod, "2026-01-10");
 
     // Second run, nothing changed: everything unchanged, no body downloaded again.
     site.clear_hits();
-    let second = kerai(&db.url, &["run", "demo", "--no-progress", "--format", "json"]);
-    assert_eq!(second.code, 0, "second run:\n{}\n{}", second.stdout, second.stderr);
+    let second = kerai(
+        &db.url,
+        &["run", "demo", "--no-progress", "--format", "json"],
+    );
+    assert_eq!(
+        second.code, 0,
+        "second run:\n{}\n{}",
+        second.stdout, second.stderr
+    );
     let report = second.json();
     assert_eq!(report["metrics"]["unchanged_count"], 16, "{report}");
     assert_eq!(report["metrics"]["new_count"], 0);
@@ -63,13 +103,26 @@ fn crawls_the_example_site_then_detects_changes() {
         .filter(|h| h.starts_with("GET ") && !h.ends_with("(conditional)"))
         .filter(|h| !h.contains("sitemap") && !h.contains("robots.txt"))
         .collect();
-    assert!(full_gets.is_empty(), "pages downloaded again: {full_gets:?}");
+    assert!(
+        full_gets.is_empty(),
+        "pages downloaded again: {full_gets:?}"
+    );
 
     // A page changes: a new version, a new document; the rest unchanged.
     let about_html = std::fs::read_to_string(repo_root().join("examples/site/about.html")).unwrap();
-    site.html("/about.html", &about_html.replace("employs 142 people", "employs 150 people"));
-    let third = kerai(&db.url, &["run", "demo", "--no-progress", "--format", "json", "--full"]);
-    assert_eq!(third.code, 0, "third run:\n{}\n{}", third.stdout, third.stderr);
+    site.html(
+        "/about.html",
+        &about_html.replace("employs 142 people", "employs 150 people"),
+    );
+    let third = kerai(
+        &db.url,
+        &["run", "demo", "--no-progress", "--format", "json", "--full"],
+    );
+    assert_eq!(
+        third.code, 0,
+        "third run:\n{}\n{}",
+        third.stdout, third.stderr
+    );
     let report = third.json();
     assert_eq!(report["metrics"]["updated_count"], 1, "{report}");
     assert_eq!(report["metrics"]["unchanged_count"], 15, "{report}");
@@ -87,11 +140,24 @@ fn a_single_url_and_a_dry_run() {
     let dry = kerai(&db.url, &["run", "demo", "--dry-run"]);
     assert_eq!(dry.code, 0, "{}", dry.stderr);
     assert!(dry.stdout.contains("sitemap.xml"), "{}", dry.stdout);
-    assert!(dry.stdout.contains("/research/active-inference.html"), "{}", dry.stdout);
+    assert!(
+        dry.stdout.contains("/research/active-inference.html"),
+        "{}",
+        dry.stdout
+    );
     let jobs: i64 = db.one("SELECT count(*) FROM kerai.scrape_jobs");
     assert_eq!(jobs, 0, "a dry run writes nothing");
 
-    let one = kerai(&db.url, &["run", "demo", "--no-progress", "--url", &site.url("/files/annual-report-2025.pdf")]);
+    let one = kerai(
+        &db.url,
+        &[
+            "run",
+            "demo",
+            "--no-progress",
+            "--url",
+            &site.url("/files/annual-report-2025.pdf"),
+        ],
+    );
     assert_eq!(one.code, 0, "{}\n{}", one.stdout, one.stderr);
     let pages: i64 = db.one("SELECT count(*) FROM kerai.pages");
     assert_eq!(pages, 1);

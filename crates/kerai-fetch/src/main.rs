@@ -15,9 +15,14 @@ use clap::Parser;
 
 fn main() {
     let cli = cli::Cli::parse();
-    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
         Ok(rt) => rt,
-        Err(e) => exit::fail(exit::Failure::critical(format!("cannot start the async runtime: {e}"))),
+        Err(e) => exit::fail(exit::Failure::critical(format!(
+            "cannot start the async runtime: {e}"
+        ))),
     };
     let code = runtime.block_on(cli::run(cli));
     std::process::exit(code.as_i32());

@@ -10,7 +10,10 @@ pub struct Table {
 
 impl Table {
     pub fn new(header: &[&str]) -> Table {
-        Table { header: header.iter().map(|s| s.to_string()).collect(), rows: Vec::new() }
+        Table {
+            header: header.iter().map(|s| s.to_string()).collect(),
+            rows: Vec::new(),
+        }
     }
 
     pub fn row(&mut self, cells: Vec<String>) {
@@ -32,7 +35,10 @@ impl Table {
         let numeric: Vec<bool> = (0..cols)
             .map(|i| {
                 !self.rows.is_empty()
-                    && self.rows.iter().all(|r| r.get(i).is_none_or(|c| c.is_empty() || c.parse::<f64>().is_ok()))
+                    && self.rows.iter().all(|r| {
+                        r.get(i)
+                            .is_none_or(|c| c.is_empty() || c.parse::<f64>().is_ok())
+                    })
             })
             .collect();
         let line = |cells: &[String]| {
@@ -56,7 +62,13 @@ impl Table {
             s.trim_end().to_string()
         };
         let mut out = vec![line(&self.header)];
-        out.push(widths.iter().map(|w| "-".repeat(*w)).collect::<Vec<_>>().join("  "));
+        out.push(
+            widths
+                .iter()
+                .map(|w| "-".repeat(*w))
+                .collect::<Vec<_>>()
+                .join("  "),
+        );
         for r in &self.rows {
             out.push(line(r));
         }
@@ -84,11 +96,16 @@ pub fn parse_iso(s: &str) -> Result<DateTime<Utc>, String> {
     if let Ok(t) = chrono::NaiveDateTime::parse_from_str(s, "%Y-%m-%dT%H:%M:%S") {
         return Ok(t.and_utc());
     }
-    Err(format!("\"{s}\" is not an ISO 8601 time; write for example 2026-05-01T00:00:00Z or 2026-05-01"))
+    Err(format!(
+        "\"{s}\" is not an ISO 8601 time; write for example 2026-05-01T00:00:00Z or 2026-05-01"
+    ))
 }
 
 pub fn print_json(v: &serde_json::Value) {
-    println!("{}", serde_json::to_string_pretty(v).unwrap_or_else(|_| v.to_string()));
+    println!(
+        "{}",
+        serde_json::to_string_pretty(v).unwrap_or_else(|_| v.to_string())
+    );
 }
 
 #[cfg(test)]
@@ -100,13 +117,24 @@ mod tests {
         let mut t = Table::new(&["type", "new", "failed"]);
         t.row(vec!["html".into(), "12".into(), "0".into()]);
         t.row(vec!["pdf".into(), "3".into(), "1".into()]);
-        assert_eq!(t.render(), "type  new  failed\n----  ---  ------\nhtml   12       0\npdf     3       1");
+        assert_eq!(
+            t.render(),
+            "type  new  failed\n----  ---  ------\nhtml   12       0\npdf     3       1"
+        );
     }
 
     #[test]
     fn iso_times() {
-        assert_eq!(iso(&parse_iso("2026-05-01").unwrap()), "2026-05-01T00:00:00Z");
-        assert_eq!(iso(&parse_iso("2026-05-01T02:03:04+02:00").unwrap()), "2026-05-01T00:03:04Z");
-        assert!(parse_iso("yesterday").unwrap_err().contains("not an ISO 8601 time"));
+        assert_eq!(
+            iso(&parse_iso("2026-05-01").unwrap()),
+            "2026-05-01T00:00:00Z"
+        );
+        assert_eq!(
+            iso(&parse_iso("2026-05-01T02:03:04+02:00").unwrap()),
+            "2026-05-01T00:03:04Z"
+        );
+        assert!(parse_iso("yesterday")
+            .unwrap_err()
+            .contains("not an ISO 8601 time"));
     }
 }

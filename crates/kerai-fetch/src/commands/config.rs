@@ -2,16 +2,21 @@
 
 use crate::cli::{ConfigCommand, ConfigFormat};
 use crate::commands::run::{dry_run, launched_by_default};
+use crate::db;
 use crate::exit::{Code, Failure};
 use crate::output::Table;
 use crate::target::store::{self, StoredTarget};
 use crate::target::toml_file::{self, FileTarget};
 use crate::target::TargetConfig;
-use crate::db;
 
 pub async fn run(url: &str, cmd: ConfigCommand) -> Result<Code, Failure> {
     match cmd {
-        ConfigCommand::Set { name, base_url, file, settings } => set(url, name, base_url, file, settings).await,
+        ConfigCommand::Set {
+            name,
+            base_url,
+            file,
+            settings,
+        } => set(url, name, base_url, file, settings).await,
         ConfigCommand::Get { name, format } => {
             let client = db::connect(url).await?;
             let t = pick(&client, name).await?;
@@ -68,7 +73,10 @@ pub async fn run(url: &str, cmd: ConfigCommand) -> Result<Code, Failure> {
     }
 }
 
-async fn pick(client: &tokio_postgres::Client, name: Option<String>) -> Result<StoredTarget, Failure> {
+async fn pick(
+    client: &tokio_postgres::Client,
+    name: Option<String>,
+) -> Result<StoredTarget, Failure> {
     match name {
         Some(n) => store::load(client, &n).await,
         None => store::only(client).await,
@@ -101,7 +109,8 @@ async fn set(
         }
     } else {
         let Some(n) = name.clone() else {
-            return Err(Failure::critical("name the target, or pass --file").with_hint("kerai config set NAME --base-url URL"));
+            return Err(Failure::critical("name the target, or pass --file")
+                .with_hint("kerai config set NAME --base-url URL"));
         };
         let current = store::load(&client, &n).await.ok();
         let (base, config) = match (current, &base_url) {
@@ -115,11 +124,18 @@ async fn set(
             (Some(c), _) => (c.base_url, c.config),
             (None, Some(b)) => (b.clone(), TargetConfig::default()),
             (None, None) => {
-                return Err(Failure::critical(format!("target \"{n}\" does not exist yet"))
-                    .with_hint(format!("give its address: kerai config set {n} --base-url https://...")))
+                return Err(
+                    Failure::critical(format!("target \"{n}\" does not exist yet")).with_hint(
+                        format!("give its address: kerai config set {n} --base-url https://..."),
+                    ),
+                )
             }
         };
-        todo.push(FileTarget { name: n, base_url: base, config });
+        todo.push(FileTarget {
+            name: n,
+            base_url: base,
+            config,
+        });
     }
     for t in &mut todo {
         if let (Some(b), Some(_)) = (&base_url, &file) {
@@ -130,7 +146,10 @@ async fn set(
         }
         t.config = t.config.clone().complete(&t.base_url);
         let stored = store::save(&client, t, &who).await?;
-        println!("target {} saved (config version {})", stored.name, stored.config_version);
+        println!(
+            "target {} saved (config version {})",
+            stored.name, stored.config_version
+        );
     }
     Ok(Code::Success)
 }

@@ -5,10 +5,10 @@
 
 use crate::cli::CrawlArgs;
 use crate::commands::run::{lease_seconds, worker_name};
+use crate::db;
 use crate::exit::{Code, Failure};
 use crate::http::{Http, HttpSettings};
 use crate::resolve::{self, Ctx, Outcome, Policy};
-use crate::db;
 use serde_json::{json, Value};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -20,7 +20,8 @@ pub async fn run(url: &str, args: CrawlArgs) -> Result<Code, Failure> {
     {
         let stop = stop.clone();
         tokio::spawn(async move {
-            let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()).ok();
+            let mut term =
+                tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()).ok();
             tokio::select! {
                 _ = tokio::signal::ctrl_c() => {}
                 _ = async { match term.as_mut() { Some(t) => { t.recv().await; } None => std::future::pending::<()>().await } } => {}
@@ -33,11 +34,17 @@ pub async fn run(url: &str, args: CrawlArgs) -> Result<Code, Failure> {
     let mut client = connect_retrying(url, &stop).await?;
     if let Some(depth) = args.max_depth {
         client
-            .execute("SELECT kerai.register_agent($1, 'tool', NULL, $2)", &[&args.agent, &json!({"max_chain_depth": depth})])
+            .execute(
+                "SELECT kerai.register_agent($1, 'tool', NULL, $2)",
+                &[&args.agent, &json!({"max_chain_depth": depth})],
+            )
             .await
             .map_err(|e| Failure::critical(db::message(&e)))?;
     }
-    eprintln!("kerai: crawler {worker} (agent {}) running; one cycle every {} s", args.agent, args.rate);
+    eprintln!(
+        "kerai: crawler {worker} (agent {}) running; one cycle every {} s",
+        args.agent, args.rate
+    );
     let mut cycles = 0u64;
     let mut failures = 0u64;
     while !stop.load(Ordering::SeqCst) {
@@ -73,7 +80,11 @@ pub async fn run(url: &str, args: CrawlArgs) -> Result<Code, Failure> {
         }
     }
     eprintln!("kerai: crawler stopped after {cycles} cycles");
-    Ok(if failures > 0 { Code::Partial } else { Code::Success })
+    Ok(if failures > 0 {
+        Code::Partial
+    } else {
+        Code::Success
+    })
 }
 
 fn is_connection_error(e: &str) -> bool {
@@ -96,7 +107,13 @@ async fn connect_retrying(url: &str, stop: &AtomicBool) -> Result<Client, Failur
 }
 
 /// One cycle: crawl_cycle(), then resolve every item leased to this worker.
-async fn cycle(client: &Client, agent: &str, worker: &str, lease: i32, stop: &AtomicBool) -> Result<Value, String> {
+async fn cycle(
+    client: &Client,
+    agent: &str,
+    worker: &str,
+    lease: i32,
+    stop: &AtomicBool,
+) -> Result<Value, String> {
     let summary: Value = client
         .query_one("SELECT kerai.crawl_cycle($1)", &[&agent])
         .await
@@ -105,7 +122,10 @@ async fn cycle(client: &Client, agent: &str, worker: &str, lease: i32, stop: &At
     let mut resolved = 0u64;
     while !stop.load(Ordering::SeqCst) {
         let rows = client
-            .query("SELECT id, request FROM kerai._worker_claim($1, $2, 1)", &[&worker, &lease])
+            .query(
+                "SELECT id, request FROM kerai._worker_claim($1, $2, 1)",
+                &[&worker, &lease],
+            )
             .await
             .map_err(|e| db::message(&e))?;
         let Some(row) = rows.first() else { break };
@@ -115,20 +135,30 @@ async fn cycle(client: &Client, agent: &str, worker: &str, lease: i32, stop: &At
         match &outcome {
             Outcome::Deposit { markdown, result } => {
                 client
-                    .execute("SELECT kerai._worker_deposit($1, $2, $3)", &[&item, markdown, &Value::Object(result.clone())])
+                    .execute(
+                        "SELECT kerai._worker_deposit($1, $2, $3)",
+                        &[&item, markdown, &Value::Object(result.clone())],
+                    )
                     .await
                     .map_err(|e| db::message(&e))?;
             }
             other => {
                 let (kind, reason) = other.fail_kind().expect("not a deposit");
                 client
-                    .execute("SELECT kerai._worker_fail($1, $2, $3)", &[&item, &kind, &reason])
+                    .execute(
+                        "SELECT kerai._worker_fail($1, $2, $3)",
+                        &[&item, &kind, &reason],
+                    )
                     .await
                     .map_err(|e| db::message(&e))?;
             }
         }
         resolved += 1;
-        eprintln!("kerai:   {} -> {}", request["text"].as_str().unwrap_or("?"), describe(&outcome));
+        eprintln!(
+            "kerai:   {} -> {}",
+            request["text"].as_str().unwrap_or("?"),
+            describe(&outcome)
+        );
     }
     let mut s = summary;
     s["resolved_now"] = json!(resolved);
@@ -138,7 +168,10 @@ async fn cycle(client: &Client, agent: &str, worker: &str, lease: i32, stop: &At
 async fn resolve_item(client: &Client, item: i64, request: &Value) -> Outcome {
     let policy = Policy::from_config(&request["policy"]);
     let ua = match &policy.contact_email {
-        Some(mail) => format!("kerai/{} (knowledge crawler; mailto:{mail})", env!("CARGO_PKG_VERSION")),
+        Some(mail) => format!(
+            "kerai/{} (knowledge crawler; mailto:{mail})",
+            env!("CARGO_PKG_VERSION")
+        ),
         None => format!("kerai/{} (knowledge crawler)", env!("CARGO_PKG_VERSION")),
     };
     let http = match Http::new(HttpSettings {
@@ -155,7 +188,11 @@ async fn resolve_item(client: &Client, item: i64, request: &Value) -> Outcome {
     let progress = move |state: &'static str, info: Value| {
         let _ = tx.send((state, info));
     };
-    let ctx = Ctx { http: &http, policy, progress: &progress };
+    let ctx = Ctx {
+        http: &http,
+        policy,
+        progress: &progress,
+    };
     let resolving = resolve::resolve(request, &ctx);
     tokio::pin!(resolving);
     loop {
@@ -177,9 +214,15 @@ fn describe(o: &Outcome) -> String {
     match o {
         Outcome::Deposit { result, .. } => format!(
             "deposited {} ({}, {})",
-            result.get("source_url").and_then(Value::as_str).unwrap_or("?"),
+            result
+                .get("source_url")
+                .and_then(Value::as_str)
+                .unwrap_or("?"),
             result.get("license").and_then(Value::as_str).unwrap_or("?"),
-            result.get("content_type").and_then(Value::as_str).unwrap_or("?")
+            result
+                .get("content_type")
+                .and_then(Value::as_str)
+                .unwrap_or("?")
         ),
         Outcome::NotFound(r) => format!("not found: {r}"),
         Outcome::Skipped(r) => format!("skipped: {r}"),

@@ -9,23 +9,33 @@ use std::path::Path;
 
 pub fn run(args: ExtractArgs) -> Result<Code, Failure> {
     if let Some(dir) = &args.out {
-        std::fs::create_dir_all(dir).map_err(|e| Failure::critical(format!("cannot create {}: {e}", dir.display())))?;
+        std::fs::create_dir_all(dir)
+            .map_err(|e| Failure::critical(format!("cannot create {}: {e}", dir.display())))?;
     }
     let mut failed = 0;
     for file in &args.files {
         match extract_file(file, args.base_url.as_deref()) {
             Ok(doc) => {
                 let (ext, body) = match args.format {
-                    ExtractFormat::Markdown => ("md", doc["markdown"].as_str().unwrap_or("").to_string()),
+                    ExtractFormat::Markdown => {
+                        ("md", doc["markdown"].as_str().unwrap_or("").to_string())
+                    }
                     ExtractFormat::Text => ("txt", doc["text"].as_str().unwrap_or("").to_string()),
-                    ExtractFormat::Json => ("json", serde_json::to_string_pretty(&doc).unwrap_or_default()),
+                    ExtractFormat::Json => (
+                        "json",
+                        serde_json::to_string_pretty(&doc).unwrap_or_default(),
+                    ),
                 };
                 match &args.out {
                     Some(dir) => {
-                        let stem = file.file_stem().map(|s| s.to_string_lossy().to_string()).unwrap_or_else(|| "out".into());
+                        let stem = file
+                            .file_stem()
+                            .map(|s| s.to_string_lossy().to_string())
+                            .unwrap_or_else(|| "out".into());
                         let path = dir.join(format!("{stem}.{ext}"));
-                        std::fs::write(&path, format!("{body}\n"))
-                            .map_err(|e| Failure::critical(format!("cannot write {}: {e}", path.display())))?;
+                        std::fs::write(&path, format!("{body}\n")).map_err(|e| {
+                            Failure::critical(format!("cannot write {}: {e}", path.display()))
+                        })?;
                     }
                     None => println!("{body}"),
                 }
@@ -46,12 +56,20 @@ pub fn run(args: ExtractArgs) -> Result<Code, Failure> {
 /// One file as JSON: source type, title, metadata, markdown, plain text, token count.
 pub fn extract_file(path: &Path, base_url: Option<&str>) -> Result<Value, ResourceError> {
     let name = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|e| ResourceError::new(kerai_core::ErrorKind::Unreachable, &name, e.to_string()))?;
-    let kind = convert::sniff(&bytes, &name, None)
-        .ok_or_else(|| ResourceError::corrupt(&name, "unrecognised format: not HTML, PDF, DOCX, XLSX, EPUB, TXT or MD"))?;
+    let bytes = std::fs::read(path).map_err(|e| {
+        ResourceError::new(kerai_core::ErrorKind::Unreachable, &name, e.to_string())
+    })?;
+    let kind = convert::sniff(&bytes, &name, None).ok_or_else(|| {
+        ResourceError::corrupt(
+            &name,
+            "unrecognised format: not HTML, PDF, DOCX, XLSX, EPUB, TXT or MD",
+        )
+    })?;
     if kind == SourceType::Html {
         let (text, charset_used) = charset::decode_html(&bytes, None);
-        let base = base_url.map(str::to_string).unwrap_or_else(|| format!("file://{}", absolute(path)));
+        let base = base_url
+            .map(str::to_string)
+            .unwrap_or_else(|| format!("file://{}", absolute(path)));
         let ex = html::to_markdown(&text, &base);
         let structured = html::extract_structured(&text);
         return Ok(json!({
@@ -74,7 +92,9 @@ pub fn extract_file(path: &Path, base_url: Option<&str>) -> Result<Value, Resour
 }
 
 fn absolute(p: &Path) -> String {
-    std::fs::canonicalize(p).map(|a| a.display().to_string()).unwrap_or_else(|_| p.display().to_string())
+    std::fs::canonicalize(p)
+        .map(|a| a.display().to_string())
+        .unwrap_or_else(|_| p.display().to_string())
 }
 
 /// Markdown without its markup: headings, emphasis, table pipes and link targets removed.
@@ -89,7 +109,9 @@ pub fn plain(md: &str) -> String {
         let mut s = String::with_capacity(t.len());
         let mut rest = t.as_str();
         while let Some(open) = rest.find("](") {
-            let Some(close) = rest[open..].find(')') else { break };
+            let Some(close) = rest[open..].find(')') else {
+                break;
+            };
             s.push_str(&rest[..open]);
             rest = &rest[open + close + 1..];
         }
@@ -105,7 +127,10 @@ mod tests {
 
     #[test]
     fn plain_drops_markup() {
-        assert_eq!(plain("# Title\n\nSome **bold** [link](http://x/y) text"), "Title\n\nSome bold link text");
+        assert_eq!(
+            plain("# Title\n\nSome **bold** [link](http://x/y) text"),
+            "Title\n\nSome bold link text"
+        );
         assert_eq!(plain("| a | b |\n| --- | --- |\n| 1 | 2 |"), "a\tb\n1\t2");
     }
 }

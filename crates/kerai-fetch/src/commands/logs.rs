@@ -1,9 +1,9 @@
 //! `kerai logs`: structured job logs, filtered by level, time, target or job.
 
 use crate::cli::{Format, Level, LogsArgs};
+use crate::db;
 use crate::exit::{Code, Failure};
 use crate::output::{iso, parse_iso, print_json};
-use crate::db;
 use chrono::{DateTime, Utc};
 use serde_json::{json, Value};
 

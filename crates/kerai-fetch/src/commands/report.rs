@@ -26,8 +26,11 @@ pub async fn run(url: &str, args: ReportArgs) -> Result<Code, Failure> {
             match row {
                 Some(r) => r.get(0),
                 None => {
-                    return Err(Failure::critical(format!("target \"{}\" has not been crawled yet", t.name))
-                        .with_hint(format!("run `kerai run {}`", t.name)))
+                    return Err(Failure::critical(format!(
+                        "target \"{}\" has not been crawled yet",
+                        t.name
+                    ))
+                    .with_hint(format!("run `kerai run {}`", t.name)))
                 }
             }
         }
@@ -80,12 +83,31 @@ pub fn render(r: &Value) -> String {
         m["duration_sec"],
         m["throughput_items_per_min"],
     );
-    let mut t = Table::new(&["type", "new", "updated", "unchanged", "errors", "skipped", "total"]);
-    let mut types: Vec<(&String, &Value)> = m["subtotals"].as_object().map(|o| o.iter().collect()).unwrap_or_default();
+    let mut t = Table::new(&[
+        "type",
+        "new",
+        "updated",
+        "unchanged",
+        "errors",
+        "skipped",
+        "total",
+    ]);
+    let mut types: Vec<(&String, &Value)> = m["subtotals"]
+        .as_object()
+        .map(|o| o.iter().collect())
+        .unwrap_or_default();
     types.sort_by_key(|(k, _)| k.as_str());
     for (ty, c) in types {
         let v = |k: &str| c[k].as_i64().unwrap_or(0).to_string();
-        t.row(vec![ty.clone(), v("new"), v("updated"), v("unchanged"), v("failed"), v("skipped"), v("total")]);
+        t.row(vec![
+            ty.clone(),
+            v("new"),
+            v("updated"),
+            v("unchanged"),
+            v("failed"),
+            v("skipped"),
+            v("total"),
+        ]);
     }
     t.row(vec![
         "total".into(),
@@ -94,7 +116,12 @@ pub fn render(r: &Value) -> String {
         n("unchanged_count").to_string(),
         n("error_count").to_string(),
         n("skipped_count").to_string(),
-        (n("new_count") + n("updated_count") + n("unchanged_count") + n("error_count") + n("skipped_count")).to_string(),
+        (n("new_count")
+            + n("updated_count")
+            + n("unchanged_count")
+            + n("error_count")
+            + n("skipped_count"))
+        .to_string(),
     ]);
     out.push_str(&t.render());
     out.push_str(&format!(

@@ -8,7 +8,8 @@ use crate::{db, target};
 use serde_json::json;
 
 pub async fn run(url: &str, args: RetryArgs) -> Result<Code, Failure> {
-    let window = parse_duration(&args.window).map_err(|e| Failure::critical(format!("--window: {e}")))?;
+    let window =
+        parse_duration(&args.window).map_err(|e| Failure::critical(format!("--window: {e}")))?;
     let client = db::connect(url).await?;
     let t = match &args.target {
         Some(n) => target::store::load(&client, n).await?,
@@ -32,7 +33,25 @@ pub async fn run(url: &str, args: RetryArgs) -> Result<Code, Failure> {
         println!("no failures of {} in the last {}", t.name, args.window);
         return Ok(Code::Success);
     }
-    println!("retrying {} URLs that failed in the last {}", urls.len(), args.window);
-    let flags = Flags { queue: false, join: false, no_progress: args.no_progress, format: Format::Table };
-    execute(url, &client, &t, "retry", json!({"urls": urls}), &launched_by_default(), &flags).await
+    println!(
+        "retrying {} URLs that failed in the last {}",
+        urls.len(),
+        args.window
+    );
+    let flags = Flags {
+        queue: false,
+        join: false,
+        no_progress: args.no_progress,
+        format: Format::Table,
+    };
+    execute(
+        url,
+        &client,
+        &t,
+        "retry",
+        json!({"urls": urls}),
+        &launched_by_default(),
+        &flags,
+    )
+    .await
 }

@@ -31,7 +31,12 @@ pub async fn run(url: &str, args: RunArgs) -> Result<Code, Failure> {
         ("incremental", json!({}))
     };
     let launched_by = args.launched_by.clone().unwrap_or_else(launched_by_default);
-    let flags = Flags { queue: args.queue, join: args.join, no_progress: args.no_progress, format: args.format };
+    let flags = Flags {
+        queue: args.queue,
+        join: args.join,
+        no_progress: args.no_progress,
+        format: args.format,
+    };
     execute(url, &client, &t, mode, options, &launched_by, &flags).await
 }
 
@@ -43,18 +48,26 @@ pub struct Flags {
 }
 
 pub fn launched_by_default() -> String {
-    std::env::var("USER").or_else(|_| std::env::var("LOGNAME")).unwrap_or_else(|_| "cli".into())
+    std::env::var("USER")
+        .or_else(|_| std::env::var("LOGNAME"))
+        .unwrap_or_else(|_| "cli".into())
 }
 
 /// This process's name in leases and logs: host:pid.
 pub fn worker_name() -> String {
-    let host = std::fs::read_to_string("/etc/hostname").map(|h| h.trim().to_string()).unwrap_or_else(|_| "localhost".into());
+    let host = std::fs::read_to_string("/etc/hostname")
+        .map(|h| h.trim().to_string())
+        .unwrap_or_else(|_| "localhost".into());
     format!("{host}:{}", std::process::id())
 }
 
 /// Lease length: `KERAI_LEASE_SECONDS`, default 60. A killed fetcher's work returns after it.
 pub fn lease_seconds() -> i32 {
-    std::env::var("KERAI_LEASE_SECONDS").ok().and_then(|s| s.parse().ok()).filter(|s: &i32| *s >= 2).unwrap_or(60)
+    std::env::var("KERAI_LEASE_SECONDS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .filter(|s: &i32| *s >= 2)
+        .unwrap_or(60)
 }
 
 /// Queue (or resume, or join) a job of `t`, run it, finish it and print the report.
@@ -111,17 +124,30 @@ pub async fn execute(
     let joining = flags.join;
     let spec = begin(client, &worker, job, lease, joining).await?;
     let Some(spec) = spec else {
-        return Err(Failure::critical(format!("job {job} could not be started (another fetcher took it)"))
-            .with_hint("see `kerai status`"));
+        return Err(Failure::critical(format!(
+            "job {job} could not be started (another fetcher took it)"
+        ))
+        .with_hint("see `kerai status`"));
     };
-    let opts = RunOptions { worker: worker.clone(), lease_seconds: lease, no_progress: flags.no_progress, quiet: false };
+    let opts = RunOptions {
+        worker: worker.clone(),
+        lease_seconds: lease,
+        no_progress: flags.no_progress,
+        quiet: false,
+    };
     let end = runner::run_job(url, &spec, &opts).await?;
     finish(client, &spec, &worker, &end).await?;
     report(client, spec.id, flags.format).await
 }
 
 /// Take a job to run: `_job_begin` for a pending or crashed one; a joined one is run as is.
-pub async fn begin(client: &Client, worker: &str, job: uuid::Uuid, lease: i32, joining: bool) -> Result<Option<JobSpec>, Failure> {
+pub async fn begin(
+    client: &Client,
+    worker: &str,
+    job: uuid::Uuid,
+    lease: i32,
+    joining: bool,
+) -> Result<Option<JobSpec>, Failure> {
     let row = if joining {
         client
             .query_opt(
@@ -161,7 +187,12 @@ pub fn spec_from_row(r: &tokio_postgres::Row) -> Result<JobSpec, Failure> {
 }
 
 /// Close the job: COMPLETED, or FAILED with the runner's error (retried while retries remain).
-pub async fn finish(client: &Client, spec: &JobSpec, worker: &str, end: &runner::RunEnd) -> Result<(), Failure> {
+pub async fn finish(
+    client: &Client,
+    spec: &JobSpec,
+    worker: &str,
+    end: &runner::RunEnd,
+) -> Result<(), Failure> {
     if end.cancelled {
         return Ok(());
     }
@@ -170,9 +201,18 @@ pub async fn finish(client: &Client, spec: &JobSpec, worker: &str, end: &runner:
         None => ("COMPLETED", None),
     };
     client
-        .execute("SELECT kerai._job_finish($1, $2, $3, $4)", &[&spec.id, &worker, &status, &error])
+        .execute(
+            "SELECT kerai._job_finish($1, $2, $3, $4)",
+            &[&spec.id, &worker, &status, &error],
+        )
         .await
-        .map_err(|e| Failure::critical(format!("cannot finish job {}: {}", spec.id, db::message(&e))))?;
+        .map_err(|e| {
+            Failure::critical(format!(
+                "cannot finish job {}: {}",
+                spec.id,
+                db::message(&e)
+            ))
+        })?;
     Ok(())
 }
 
@@ -209,11 +249,17 @@ pub async fn report(client: &Client, job: uuid::Uuid, format: Format) -> Result<
 
 /// `--dry-run`: the scope as a crawl would see it, without fetching pages or writing.
 pub async fn dry_run(t: &StoredTarget, since: Option<&str>) -> Result<Code, Failure> {
-    let since = since.map(parse_iso).transpose().map_err(Failure::critical)?;
+    let since = since
+        .map(parse_iso)
+        .transpose()
+        .map_err(Failure::critical)?;
     let http = Http::new(runner::http_settings(&t.config)).map_err(Failure::critical)?;
     let scope = Scope::new(&t.config);
     let found = discover::discover(&http, &t.config, &scope, since).await;
-    println!("target {} ({}), config v{}", t.name, t.base_url, t.config_version);
+    println!(
+        "target {} ({}), config v{}",
+        t.name, t.base_url, t.config_version
+    );
     for (url, kind) in &found.sitemaps {
         println!("  sitemap  {kind:<10} {url}");
     }
@@ -235,7 +281,10 @@ pub async fn dry_run(t: &StoredTarget, since: Option<&str>) -> Result<Code, Fail
         println!("  - {u}  ({why})");
     }
     if found.older_than_since > 0 {
-        println!("{} sitemap entries are older than --since", found.older_than_since);
+        println!(
+            "{} sitemap entries are older than --since",
+            found.older_than_since
+        );
     }
     Ok(Code::Success)
 }

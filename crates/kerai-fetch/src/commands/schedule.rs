@@ -29,11 +29,19 @@ pub async fn run(url: &str, cmd: ScheduleCommand) -> Result<Code, Failure> {
             })?;
             let t = pick(&client, target).await?;
             require_pg_cron(&client).await?;
-            let command = format!("SELECT kerai.enqueue_job({}, 'incremental', '{{}}', 'pg_cron')", quote(&t.name));
+            let command = format!(
+                "SELECT kerai.enqueue_job({}, 'incremental', '{{}}', 'pg_cron')",
+                quote(&t.name)
+            );
             client
-                .query_one("SELECT cron.schedule($1, $2, $3)", &[&job_name(&t.name), &expr, &command])
+                .query_one(
+                    "SELECT cron.schedule($1, $2, $3)",
+                    &[&job_name(&t.name), &expr, &command],
+                )
                 .await
-                .map_err(|e| Failure::critical(format!("pg_cron refused the schedule: {}", db::message(&e))))?;
+                .map_err(|e| {
+                    Failure::critical(format!("pg_cron refused the schedule: {}", db::message(&e)))
+                })?;
             let next = next_run(&expr);
             println!(
                 "scheduled {} at '{}'; next run {} (a running `kerai worker` executes it)",
@@ -47,11 +55,20 @@ pub async fn run(url: &str, cmd: ScheduleCommand) -> Result<Code, Failure> {
             require_pg_cron(&client).await?;
             let all = schedules(&client).await?;
             let mut t = Table::new(&["target", "cron", "next run"]);
-            for s in all.iter().filter(|s| target.as_ref().is_none_or(|t| *t == s.target)) {
-                t.row(vec![s.target.clone(), s.cron.clone(), s.next_run.as_ref().map(iso).unwrap_or_else(|| "-".into())]);
+            for s in all
+                .iter()
+                .filter(|s| target.as_ref().is_none_or(|t| *t == s.target))
+            {
+                t.row(vec![
+                    s.target.clone(),
+                    s.cron.clone(),
+                    s.next_run.as_ref().map(iso).unwrap_or_else(|| "-".into()),
+                ]);
             }
             if t.is_empty() {
-                println!("no schedules; add one with `kerai schedule set TARGET` (weekly by default)");
+                println!(
+                    "no schedules; add one with `kerai schedule set TARGET` (weekly by default)"
+                );
             } else {
                 println!("{}", t.render());
             }
@@ -61,9 +78,14 @@ pub async fn run(url: &str, cmd: ScheduleCommand) -> Result<Code, Failure> {
             let t = pick(&client, target).await?;
             require_pg_cron(&client).await?;
             let removed = client
-                .query_opt("SELECT cron.unschedule(jobid) FROM cron.job WHERE jobname = $1", &[&job_name(&t.name)])
+                .query_opt(
+                    "SELECT cron.unschedule(jobid) FROM cron.job WHERE jobname = $1",
+                    &[&job_name(&t.name)],
+                )
                 .await
-                .map_err(|e| Failure::critical(format!("cannot remove the schedule: {}", db::message(&e))))?;
+                .map_err(|e| {
+                    Failure::critical(format!("cannot remove the schedule: {}", db::message(&e)))
+                })?;
             match removed {
                 Some(_) => println!("removed the schedule of {}", t.name),
                 None => println!("{} had no schedule", t.name),
@@ -73,7 +95,10 @@ pub async fn run(url: &str, cmd: ScheduleCommand) -> Result<Code, Failure> {
     }
 }
 
-async fn pick(client: &Client, target: Option<String>) -> Result<target::store::StoredTarget, Failure> {
+async fn pick(
+    client: &Client,
+    target: Option<String>,
+) -> Result<target::store::StoredTarget, Failure> {
     match target {
         Some(n) => target::store::load(client, &n).await,
         None => target::store::only(client).await,
@@ -107,13 +132,19 @@ pub async fn schedules(client: &Client) -> Result<Vec<Schedule>, Failure> {
         .iter()
         .map(|r| {
             let expr: String = r.get(1);
-            Schedule { target: r.get(0), next_run: next_run(&expr), cron: expr }
+            Schedule {
+                target: r.get(0),
+                next_run: next_run(&expr),
+                cron: expr,
+            }
         })
         .collect())
 }
 
 fn next_run(expr: &str) -> Option<DateTime<Utc>> {
-    cron::next_runs(expr, Utc::now(), 1).ok().and_then(|v| v.into_iter().next())
+    cron::next_runs(expr, Utc::now(), 1)
+        .ok()
+        .and_then(|v| v.into_iter().next())
 }
 
 fn quote(s: &str) -> String {

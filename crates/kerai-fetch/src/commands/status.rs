@@ -32,7 +32,10 @@ pub async fn run(url: &str, args: StatusArgs) -> Result<Code, Failure> {
         .map_err(|e| Failure::critical(format!("cannot read status: {}", db::message(&e))))?;
     let schedules = schedule::schedules(&client).await.unwrap_or_default();
     let overview = client
-        .query_one("SELECT documents, \"references\", resolved, frontier, total_nodes FROM kerai.corpus_overview", &[])
+        .query_one(
+            "SELECT documents, \"references\", resolved, frontier, total_nodes, kerai.version() FROM kerai.corpus_overview",
+            &[],
+        )
         .await
         .map_err(|e| Failure::critical(format!("cannot read the corpus overview: {}", db::message(&e))))?;
 
@@ -69,21 +72,44 @@ pub async fn run(url: &str, args: StatusArgs) -> Result<Code, Failure> {
         "resolved": overview.get::<_, i64>(2), "frontier": overview.get::<_, i64>(3),
         "total_nodes": overview.get::<_, i64>(4),
     });
+    let extension: String = overview.get(5);
+    let versions = json!({"cli": env!("CARGO_PKG_VERSION"), "extension": extension});
     match args.format {
-        Format::Json => print_json(&json!({"targets": targets, "corpus": corpus})),
+        Format::Json => {
+            print_json(&json!({"targets": targets, "corpus": corpus, "versions": versions}))
+        }
         Format::Table => {
-            let mut t = Table::new(&["target", "state", "progress", "last success", "next run", "schedule"]);
+            let mut t = Table::new(&[
+                "target",
+                "state",
+                "progress",
+                "last success",
+                "next run",
+                "schedule",
+            ]);
             for x in &targets {
                 let (state, progress) = match &x["running"] {
                     Value::Null => (
-                        if x["pending_jobs"].as_i64().unwrap_or(0) > 0 { "queued".to_string() } else { "idle".to_string() },
-                        x["last_job"].as_str().map(|s| format!("last job {s}")).unwrap_or_else(|| "never crawled".into()),
+                        if x["pending_jobs"].as_i64().unwrap_or(0) > 0 {
+                            "queued".to_string()
+                        } else {
+                            "idle".to_string()
+                        },
+                        x["last_job"]
+                            .as_str()
+                            .map(|s| format!("last job {s}"))
+                            .unwrap_or_else(|| "never crawled".into()),
                     ),
                     r => (
                         format!("running {}", r["job"].as_str().unwrap_or("")),
                         format!(
                             "{}/{} urls, {} new, {} updated, {} unchanged, {} errors",
-                            r["items_processed"], r["urls_enqueued"], r["new"], r["updated"], r["unchanged"], r["errors"]
+                            r["items_processed"],
+                            r["urls_enqueued"],
+                            r["new"],
+                            r["updated"],
+                            r["unchanged"],
+                            r["errors"]
                         ),
                     ),
                 };
@@ -103,9 +129,23 @@ pub async fn run(url: &str, args: StatusArgs) -> Result<Code, Failure> {
             }
             println!(
                 "\ncorpus: {} documents, {} references ({} resolved, {} in the frontier), {} nodes",
-                corpus["documents"], corpus["references"], corpus["resolved"], corpus["frontier"], corpus["total_nodes"]
+                corpus["documents"],
+                corpus["references"],
+                corpus["resolved"],
+                corpus["frontier"],
+                corpus["total_nodes"]
+            );
+            println!(
+                "kerai {} (extension {extension})",
+                env!("CARGO_PKG_VERSION")
             );
         }
+    }
+    if extension != env!("CARGO_PKG_VERSION") {
+        eprintln!(
+            "kerai: warning: this CLI is {} but the database has extension {extension}; run ALTER EXTENSION kerai UPDATE",
+            env!("CARGO_PKG_VERSION")
+        );
     }
     Ok(Code::Success)
 }

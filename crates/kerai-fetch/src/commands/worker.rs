@@ -3,9 +3,9 @@
 
 use crate::cli::{Format, WorkerArgs};
 use crate::commands::run::{finish, lease_seconds, report, spec_from_row, worker_name};
+use crate::db;
 use crate::exit::{Code, Failure};
 use crate::site::runner::{self, RunOptions};
-use crate::db;
 use futures_util::StreamExt;
 use std::time::Duration;
 
@@ -14,7 +14,12 @@ pub async fn run(url: &str, args: WorkerArgs) -> Result<Code, Failure> {
     // A second connection only for notifications.
     let (listener, mut connection) = tokio_postgres::connect(url, tokio_postgres::NoTls)
         .await
-        .map_err(|e| Failure::critical(format!("cannot connect to the database {}: {e}", db::redact(url))))?;
+        .map_err(|e| {
+            Failure::critical(format!(
+                "cannot connect to the database {}: {e}",
+                db::redact(url)
+            ))
+        })?;
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
     tokio::spawn(async move {
         let mut stream = futures_util::stream::poll_fn(move |cx| connection.poll_message(cx));
@@ -24,7 +29,10 @@ pub async fn run(url: &str, args: WorkerArgs) -> Result<Code, Failure> {
             }
         }
     });
-    listener.batch_execute("LISTEN kerai_jobs").await.map_err(|e| Failure::critical(db::message(&e)))?;
+    listener
+        .batch_execute("LISTEN kerai_jobs")
+        .await
+        .map_err(|e| Failure::critical(db::message(&e)))?;
     let worker = worker_name();
     let lease = lease_seconds();
     let mut worst = Code::Success;
@@ -41,8 +49,16 @@ pub async fn run(url: &str, args: WorkerArgs) -> Result<Code, Failure> {
         match row {
             Some(r) => {
                 let spec = spec_from_row(&r)?;
-                eprintln!("kerai: running job {} of {} ({})", spec.id, spec.target, spec.mode);
-                let opts = RunOptions { worker: worker.clone(), lease_seconds: lease, no_progress: true, quiet: false };
+                eprintln!(
+                    "kerai: running job {} of {} ({})",
+                    spec.id, spec.target, spec.mode
+                );
+                let opts = RunOptions {
+                    worker: worker.clone(),
+                    lease_seconds: lease,
+                    no_progress: true,
+                    quiet: false,
+                };
                 let end = runner::run_job(url, &spec, &opts).await?;
                 finish(&client, &spec, &worker, &end).await?;
                 let code = report(&client, spec.id, Format::Table).await?;

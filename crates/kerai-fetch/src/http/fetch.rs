@@ -1,7 +1,10 @@
 use super::parse_retry_after;
 use futures_util::StreamExt;
 use kerai_core::{ErrorKind, ResourceError};
-use reqwest::header::{HeaderMap, CONTENT_LENGTH, CONTENT_TYPE, ETAG, IF_MODIFIED_SINCE, IF_NONE_MATCH, LAST_MODIFIED, LOCATION, RETRY_AFTER};
+use reqwest::header::{
+    HeaderMap, CONTENT_LENGTH, CONTENT_TYPE, ETAG, IF_MODIFIED_SINCE, IF_NONE_MATCH, LAST_MODIFIED,
+    LOCATION, RETRY_AFTER,
+};
 use std::collections::HashSet;
 use std::time::{Duration, Instant};
 use url::Url;
@@ -35,7 +38,13 @@ pub struct Request {
 
 impl Request {
     pub fn get(url: impl Into<String>) -> Request {
-        Request { url: url.into(), method: Method::Get, etag: None, last_modified: None, headers: Vec::new() }
+        Request {
+            url: url.into(),
+            method: Method::Get,
+            etag: None,
+            last_modified: None,
+            headers: Vec::new(),
+        }
     }
 }
 
@@ -59,9 +68,16 @@ pub enum Fetch {
     /// 304: the stored version is current.
     NotModified(Response),
     /// 429 or 503: come back later (after `retry_after` when the server said).
-    Retry { status: u16, retry_after: Option<Duration>, final_url: String },
+    Retry {
+        status: u16,
+        retry_after: Option<Duration>,
+        final_url: String,
+    },
     /// Anything else, in the catalogue's words; with the HTTP status when there was one.
-    Failed { error: ResourceError, status: Option<u16> },
+    Failed {
+        error: ResourceError,
+        status: Option<u16>,
+    },
 }
 
 pub struct Http {
@@ -91,9 +107,15 @@ impl Http {
 
     /// Fetch `req`, following redirects. `gate` decides each hop (robots.txt, scope); a refusal
     /// ends the fetch with the gate's error.
-    pub async fn fetch(&self, req: &Request, gate: &(dyn Fn(&Url) -> Result<(), ResourceError> + Sync)) -> Fetch {
+    pub async fn fetch(
+        &self,
+        req: &Request,
+        gate: &(dyn Fn(&Url) -> Result<(), ResourceError> + Sync),
+    ) -> Fetch {
         let started = Instant::now();
-        match tokio::time::timeout(self.settings.timeout, self.fetch_inner(req, gate, started)).await {
+        match tokio::time::timeout(self.settings.timeout, self.fetch_inner(req, gate, started))
+            .await
+        {
             Ok(f) => f,
             Err(_) => Fetch::Failed {
                 error: ResourceError::new(
@@ -115,14 +137,24 @@ impl Http {
         let mut url = match Url::parse(&req.url) {
             Ok(u) => u,
             Err(e) => {
-                return Fetch::Failed { error: ResourceError::new(ErrorKind::Unreachable, &req.url, format!("invalid URL: {e}")), status: None }
+                return Fetch::Failed {
+                    error: ResourceError::new(
+                        ErrorKind::Unreachable,
+                        &req.url,
+                        format!("invalid URL: {e}"),
+                    ),
+                    status: None,
+                }
             }
         };
         let mut seen: HashSet<String> = HashSet::new();
         let mut redirects = Vec::new();
         loop {
             if let Err(e) = gate(&url) {
-                return Fetch::Failed { error: e, status: None };
+                return Fetch::Failed {
+                    error: e,
+                    status: None,
+                };
             }
             seen.insert(url.as_str().to_string());
             let mut rb = match req.method {
@@ -140,21 +172,36 @@ impl Http {
             }
             let resp = match rb.send().await {
                 Ok(r) => r,
-                Err(e) => return Fetch::Failed { error: transport_error(&req.url, &e), status: None },
+                Err(e) => {
+                    return Fetch::Failed {
+                        error: transport_error(&req.url, &e),
+                        status: None,
+                    }
+                }
             };
             let status = resp.status().as_u16();
             let headers = resp.headers().clone();
             if (300..400).contains(&status) && status != 304 {
-                let Some(next) = header(&headers, LOCATION.as_str()).and_then(|l| url.join(&l).ok()) else {
+                let Some(next) =
+                    header(&headers, LOCATION.as_str()).and_then(|l| url.join(&l).ok())
+                else {
                     return Fetch::Failed {
-                        error: ResourceError::new(ErrorKind::Unreachable, &req.url, format!("HTTP {status} without a usable Location")),
+                        error: ResourceError::new(
+                            ErrorKind::Unreachable,
+                            &req.url,
+                            format!("HTTP {status} without a usable Location"),
+                        ),
                         status: Some(status),
                     };
                 };
                 redirects.push(next.as_str().to_string());
                 if seen.contains(next.as_str()) {
                     return Fetch::Failed {
-                        error: ResourceError::new(ErrorKind::RedirectLoop, &req.url, format!("redirects back to {next}")),
+                        error: ResourceError::new(
+                            ErrorKind::RedirectLoop,
+                            &req.url,
+                            format!("redirects back to {next}"),
+                        ),
                         status: Some(status),
                     };
                 }
@@ -177,7 +224,8 @@ impl Http {
                 content_type: header(&headers, CONTENT_TYPE.as_str()),
                 etag: header(&headers, ETAG.as_str()),
                 last_modified: header(&headers, LAST_MODIFIED.as_str()),
-                content_length: header(&headers, CONTENT_LENGTH.as_str()).and_then(|v| v.parse().ok()),
+                content_length: header(&headers, CONTENT_LENGTH.as_str())
+                    .and_then(|v| v.parse().ok()),
                 body: Vec::new(),
                 redirects,
                 elapsed: Duration::ZERO,
@@ -189,11 +237,16 @@ impl Http {
                 }
                 429 | 503 => Fetch::Retry {
                     status,
-                    retry_after: header(&headers, RETRY_AFTER.as_str()).and_then(|v| parse_retry_after(&v, chrono::Utc::now())),
+                    retry_after: header(&headers, RETRY_AFTER.as_str())
+                        .and_then(|v| parse_retry_after(&v, chrono::Utc::now())),
                     final_url: out.final_url,
                 },
                 401 | 403 | 407 => Fetch::Failed {
-                    error: ResourceError::new(ErrorKind::AccessRestricted, &req.url, format!("HTTP {status}")),
+                    error: ResourceError::new(
+                        ErrorKind::AccessRestricted,
+                        &req.url,
+                        format!("HTTP {status}"),
+                    ),
                     status: Some(status),
                 },
                 200..=299 => {
@@ -205,7 +258,10 @@ impl Http {
                         return Fetch::Failed {
                             error: ResourceError::too_large(
                                 &req.url,
-                                format!("{len} bytes announced, limit {} bytes (max_size)", self.settings.max_size),
+                                format!(
+                                    "{len} bytes announced, limit {} bytes (max_size)",
+                                    self.settings.max_size
+                                ),
                             ),
                             status: Some(status),
                         };
@@ -216,11 +272,18 @@ impl Http {
                             out.elapsed = started.elapsed();
                             Fetch::Ok(out)
                         }
-                        Err(error) => Fetch::Failed { error, status: Some(status) },
+                        Err(error) => Fetch::Failed {
+                            error,
+                            status: Some(status),
+                        },
                     }
                 }
                 _ => Fetch::Failed {
-                    error: ResourceError::new(ErrorKind::Unreachable, &req.url, format!("HTTP {status}")),
+                    error: ResourceError::new(
+                        ErrorKind::Unreachable,
+                        &req.url,
+                        format!("HTTP {status}"),
+                    ),
                     status: Some(status),
                 },
             };
@@ -228,14 +291,22 @@ impl Http {
     }
 
     /// The body, decompressed, cut off (and refused) past max_size.
-    async fn read_body(&self, url: &str, resp: reqwest::Response) -> Result<Vec<u8>, ResourceError> {
+    async fn read_body(
+        &self,
+        url: &str,
+        resp: reqwest::Response,
+    ) -> Result<Vec<u8>, ResourceError> {
         let max = self.settings.max_size;
-        let mut body: Vec<u8> = Vec::with_capacity(resp.content_length().unwrap_or(0).min(max).min(8 << 20) as usize);
+        let mut body: Vec<u8> =
+            Vec::with_capacity(resp.content_length().unwrap_or(0).min(max).min(8 << 20) as usize);
         let mut stream = resp.bytes_stream();
         while let Some(chunk) = stream.next().await {
             let chunk = chunk.map_err(|e| transport_error(url, &e))?;
             if body.len() as u64 + chunk.len() as u64 > max {
-                return Err(ResourceError::too_large(url, format!("body exceeds {max} bytes (max_size); download aborted")));
+                return Err(ResourceError::too_large(
+                    url,
+                    format!("body exceeds {max} bytes (max_size); download aborted"),
+                ));
             }
             body.extend_from_slice(&chunk);
         }
@@ -244,7 +315,10 @@ impl Http {
 }
 
 fn header(h: &HeaderMap, name: &str) -> Option<String> {
-    h.get(name).and_then(|v| v.to_str().ok()).map(|s| s.trim().to_string()).filter(|s| !s.is_empty())
+    h.get(name)
+        .and_then(|v| v.to_str().ok())
+        .map(|s| s.trim().to_string())
+        .filter(|s| !s.is_empty())
 }
 
 /// A transport failure in the catalogue's words.
@@ -259,7 +333,11 @@ fn transport_error(url: &str, e: &reqwest::Error) -> ResourceError {
         src = s.source();
     }
     if e.is_decode() || e.is_body() {
-        return ResourceError::new(ErrorKind::Unreachable, url, format!("broken response body: {detail}"));
+        return ResourceError::new(
+            ErrorKind::Unreachable,
+            url,
+            format!("broken response body: {detail}"),
+        );
     }
     ResourceError::new(ErrorKind::Unreachable, url, detail)
 }

@@ -20,9 +20,18 @@ mod tests {
     #[test]
     fn seconds_and_dates() {
         let now = chrono::Utc.with_ymd_and_hms(2026, 1, 1, 0, 0, 0).unwrap();
-        assert_eq!(parse_retry_after("120", now), Some(Duration::from_secs(120)));
-        assert_eq!(parse_retry_after("Thu, 01 Jan 2026 00:00:30 GMT", now), Some(Duration::from_secs(30)));
-        assert_eq!(parse_retry_after("Wed, 31 Dec 2025 00:00:00 GMT", now), Some(Duration::ZERO));
+        assert_eq!(
+            parse_retry_after("120", now),
+            Some(Duration::from_secs(120))
+        );
+        assert_eq!(
+            parse_retry_after("Thu, 01 Jan 2026 00:00:30 GMT", now),
+            Some(Duration::from_secs(30))
+        );
+        assert_eq!(
+            parse_retry_after("Wed, 31 Dec 2025 00:00:00 GMT", now),
+            Some(Duration::ZERO)
+        );
         assert_eq!(parse_retry_after("soon", now), None);
     }
 }

@@ -31,8 +31,13 @@ impl Browser {
         if !binary.exists() {
             return Err(format!("{} not found", binary.display()));
         }
-        let profile = std::env::temp_dir().join(format!("kerai-chromium-{}-{}", std::process::id(), rand_suffix()));
-        std::fs::create_dir_all(&profile).map_err(|e| format!("cannot create {}: {e}", profile.display()))?;
+        let profile = std::env::temp_dir().join(format!(
+            "kerai-chromium-{}-{}",
+            std::process::id(),
+            rand_suffix()
+        ));
+        std::fs::create_dir_all(&profile)
+            .map_err(|e| format!("cannot create {}: {e}", profile.display()))?;
         let profile = TempDir(profile);
         let child = tokio::process::Command::new(binary)
             .args([
@@ -72,17 +77,32 @@ impl Browser {
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
         let endpoint = endpoint.ok_or("Chromium did not open its DevTools port within 10 s")?;
-        let (socket, _) = tokio_tungstenite::connect_async(&endpoint).await.map_err(|e| format!("cannot connect to {endpoint}: {e}"))?;
-        Ok(Browser { child, socket, next_id: 0, _profile: profile })
+        let (socket, _) = tokio_tungstenite::connect_async(&endpoint)
+            .await
+            .map_err(|e| format!("cannot connect to {endpoint}: {e}"))?;
+        Ok(Browser {
+            child,
+            socket,
+            next_id: 0,
+            _profile: profile,
+        })
     }
 
-    async fn send(&mut self, session: Option<&str>, method: &str, params: Value) -> Result<u64, String> {
+    async fn send(
+        &mut self,
+        session: Option<&str>,
+        method: &str,
+        params: Value,
+    ) -> Result<u64, String> {
         self.next_id += 1;
         let mut msg = json!({"id": self.next_id, "method": method, "params": params});
         if let Some(s) = session {
             msg["sessionId"] = json!(s);
         }
-        self.socket.send(Message::Text(msg.to_string())).await.map_err(|e| format!("DevTools send: {e}"))?;
+        self.socket
+            .send(Message::Text(msg.to_string()))
+            .await
+            .map_err(|e| format!("DevTools send: {e}"))?;
         Ok(self.next_id)
     }
 
@@ -91,7 +111,8 @@ impl Browser {
         while let Some(msg) = self.socket.next().await {
             let msg = msg.map_err(|e| format!("DevTools receive: {e}"))?;
             if let Message::Text(t) = msg {
-                let v: Value = serde_json::from_str(&t).map_err(|e| format!("DevTools sent bad JSON: {e}"))?;
+                let v: Value =
+                    serde_json::from_str(&t).map_err(|e| format!("DevTools sent bad JSON: {e}"))?;
                 if let Some(err) = v.get("error") {
                     return Err(format!("DevTools error: {err}"));
                 }
@@ -103,26 +124,54 @@ impl Browser {
         Err("the browser closed the connection".into())
     }
 
-    async fn call(&mut self, session: Option<&str>, method: &str, params: Value) -> Result<Value, String> {
+    async fn call(
+        &mut self,
+        session: Option<&str>,
+        method: &str,
+        params: Value,
+    ) -> Result<Value, String> {
         let id = self.send(session, method, params).await?;
         let v = self.until(|v| v["id"].as_u64() == Some(id)).await?;
         Ok(v["result"].clone())
     }
 
     pub async fn render(&mut self, url: &str) -> Result<String, String> {
-        let target = self.call(None, "Target.createTarget", json!({"url": "about:blank"})).await?;
-        let target_id = target["targetId"].as_str().ok_or("no targetId")?.to_string();
-        let attached = self.call(None, "Target.attachToTarget", json!({"targetId": target_id, "flatten": true})).await?;
-        let session = attached["sessionId"].as_str().ok_or("no sessionId")?.to_string();
+        let target = self
+            .call(None, "Target.createTarget", json!({"url": "about:blank"}))
+            .await?;
+        let target_id = target["targetId"]
+            .as_str()
+            .ok_or("no targetId")?
+            .to_string();
+        let attached = self
+            .call(
+                None,
+                "Target.attachToTarget",
+                json!({"targetId": target_id, "flatten": true}),
+            )
+            .await?;
+        let session = attached["sessionId"]
+            .as_str()
+            .ok_or("no sessionId")?
+            .to_string();
         let result = self.render_in(&session, url).await;
-        let _ = self.call(None, "Target.closeTarget", json!({"targetId": target_id})).await;
+        let _ = self
+            .call(None, "Target.closeTarget", json!({"targetId": target_id}))
+            .await;
         result
     }
 
     async fn render_in(&mut self, session: &str, url: &str) -> Result<String, String> {
         self.call(Some(session), "Page.enable", json!({})).await?;
-        self.call(Some(session), "Page.setLifecycleEventsEnabled", json!({"enabled": true})).await?;
-        let nav = self.call(Some(session), "Page.navigate", json!({"url": url})).await?;
+        self.call(
+            Some(session),
+            "Page.setLifecycleEventsEnabled",
+            json!({"enabled": true}),
+        )
+        .await?;
+        let nav = self
+            .call(Some(session), "Page.navigate", json!({"url": url}))
+            .await?;
         if let Some(e) = nav["errorText"].as_str() {
             return Err(format!("navigation failed: {e}"));
         }
@@ -130,7 +179,9 @@ impl Browser {
         self.until(|v| {
             v["sessionId"].as_str() == Some(&s)
                 && v["method"] == "Page.lifecycleEvent"
-                && v["params"]["name"].as_str().is_some_and(|n| n == "networkIdle" || n == "networkAlmostIdle")
+                && v["params"]["name"]
+                    .as_str()
+                    .is_some_and(|n| n == "networkIdle" || n == "networkAlmostIdle")
         })
         .await?;
         let v = self
@@ -140,7 +191,10 @@ impl Browser {
                 json!({"expression": "document.documentElement.outerHTML", "returnByValue": true}),
             )
             .await?;
-        v["result"]["value"].as_str().map(str::to_string).ok_or_else(|| "the page has no document".to_string())
+        v["result"]["value"]
+            .as_str()
+            .map(str::to_string)
+            .ok_or_else(|| "the page has no document".to_string())
     }
 }
 
@@ -152,5 +206,8 @@ impl Drop for Browser {
 
 fn rand_suffix() -> u64 {
     use std::time::{SystemTime, UNIX_EPOCH};
-    SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.subsec_nanos() as u64).unwrap_or(0)
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.subsec_nanos() as u64)
+        .unwrap_or(0)
 }

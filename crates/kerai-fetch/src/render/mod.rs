@@ -18,12 +18,18 @@ pub struct Renderer {
 
 impl Renderer {
     pub fn new(timeout: Duration, user_agent: &str) -> Renderer {
-        Renderer { browser: Mutex::new(None), timeout, user_agent: user_agent.to_string() }
+        Renderer {
+            browser: Mutex::new(None),
+            timeout,
+            user_agent: user_agent.to_string(),
+        }
     }
 
     /// The binary: `$KERAI_CHROMIUM`, else /usr/bin/chromium.
     pub fn binary() -> PathBuf {
-        std::env::var_os("KERAI_CHROMIUM").map(PathBuf::from).unwrap_or_else(|| PathBuf::from("/usr/bin/chromium"))
+        std::env::var_os("KERAI_CHROMIUM")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| PathBuf::from("/usr/bin/chromium"))
     }
 
     /// The page's DOM after its scripts ran (`document.documentElement.outerHTML` once the load
@@ -45,11 +51,19 @@ impl Renderer {
             Ok(Ok(html)) => Ok(html),
             Ok(Err(e)) => {
                 *guard = None;
-                Err(ResourceError::new(ErrorKind::Unreachable, url, format!("rendering failed: {e}")))
+                Err(ResourceError::new(
+                    ErrorKind::Unreachable,
+                    url,
+                    format!("rendering failed: {e}"),
+                ))
             }
             Err(_) => {
                 *guard = None;
-                Err(ResourceError::new(ErrorKind::Timeout, url, format!("rendering took longer than {:?}", self.timeout)))
+                Err(ResourceError::new(
+                    ErrorKind::Timeout,
+                    url,
+                    format!("rendering took longer than {:?}", self.timeout),
+                ))
             }
         }
     }

@@ -27,7 +27,11 @@ pub async fn resolve(request: &Value, ctx: &Ctx<'_>) -> Outcome {
             Some(url) => web::fetch_open_copy(url, "direct", None, ctx).await,
             None => Outcome::not_found("the reference has no URL"),
         },
-        "concept" => Outcome::skipped("concept search is disabled (set concept_search_url to enable it)"),
-        other => Outcome::skipped(format!("no resolver for {other} references in this fetcher")),
+        "concept" => {
+            Outcome::skipped("concept search is disabled (set concept_search_url to enable it)")
+        }
+        other => Outcome::skipped(format!(
+            "no resolver for {other} references in this fetcher"
+        )),
     }
 }

@@ -6,7 +6,10 @@ use serde_json::{Map, Value};
 pub enum Outcome {
     /// Converted markdown and what to record with it (source_url, source_type, license,
     /// fetched_at, content_type, metadata).
-    Deposit { markdown: String, result: Map<String, Value> },
+    Deposit {
+        markdown: String,
+        result: Map<String, Value>,
+    },
     NotFound(String),
     Skipped(String),
     /// A transient failure: retried with backoff.

@@ -19,8 +19,21 @@ impl Policy {
     pub fn from_config(cfg: &Value) -> Policy {
         let licenses = cfg["allowed_licenses"]
             .as_array()
-            .map(|a| a.iter().filter_map(|v| v.as_str()).map(|s| s.trim().to_ascii_lowercase()).collect())
-            .unwrap_or_else(|| vec!["cc-by".into(), "cc-by-sa".into(), "cc-by-nc".into(), "public-domain".into(), "oa".into()]);
+            .map(|a| {
+                a.iter()
+                    .filter_map(|v| v.as_str())
+                    .map(|s| s.trim().to_ascii_lowercase())
+                    .collect()
+            })
+            .unwrap_or_else(|| {
+                vec![
+                    "cc-by".into(),
+                    "cc-by-sa".into(),
+                    "cc-by-nc".into(),
+                    "public-domain".into(),
+                    "oa".into(),
+                ]
+            });
         Policy {
             allowed_licenses: licenses,
             max_pdf_bytes: (cfg["max_pdf_mb"].as_f64().unwrap_or(50.0) * 1_000_000.0) as u64,

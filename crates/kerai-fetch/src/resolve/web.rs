@@ -9,7 +9,12 @@ use serde_json::{json, Map, Value};
 
 /// Fetch `url` (a copy found by `source`), convert it and return the deposit. `license` is what
 /// the source said; a page's own structured data may name one when the source did not.
-pub async fn fetch_open_copy(url: &str, source: &str, license: Option<&str>, ctx: &Ctx<'_>) -> Outcome {
+pub async fn fetch_open_copy(
+    url: &str,
+    source: &str,
+    license: Option<&str>,
+    ctx: &Ctx<'_>,
+) -> Outcome {
     if let Err(e) = robots_allow(url, ctx).await {
         return Outcome::skipped(e.to_string());
     }
@@ -17,11 +22,19 @@ pub async fn fetch_open_copy(url: &str, source: &str, license: Option<&str>, ctx
     let fetched = ctx.http.fetch(&Request::get(url), &|_| Ok(())).await;
     let resp = match fetched {
         Fetch::Ok(r) => r,
-        Fetch::NotModified(_) => return Outcome::failed(format!("resource unreachable: {url} (unexpected 304)")),
-        Fetch::Retry { status, .. } => return Outcome::failed(format!("resource unreachable: {url} (HTTP {status}, retry later)")),
+        Fetch::NotModified(_) => {
+            return Outcome::failed(format!("resource unreachable: {url} (unexpected 304)"))
+        }
+        Fetch::Retry { status, .. } => {
+            return Outcome::failed(format!(
+                "resource unreachable: {url} (HTTP {status}, retry later)"
+            ))
+        }
         Fetch::Failed { error, status } => {
             return match (error.kind, status) {
-                (ErrorKind::AccessRestricted, _) | (_, Some(402)) => Outcome::skipped(format!("paywalled or login required: {error}")),
+                (ErrorKind::AccessRestricted, _) | (_, Some(402)) => {
+                    Outcome::skipped(format!("paywalled or login required: {error}"))
+                }
                 (ErrorKind::TooLarge, _) => Outcome::skipped(error.to_string()),
                 (ErrorKind::RobotsDisallowed, _) => Outcome::skipped(error.to_string()),
                 (_, Some(404 | 410)) => Outcome::not_found(error.to_string()),
@@ -29,7 +42,11 @@ pub async fn fetch_open_copy(url: &str, source: &str, license: Option<&str>, ctx
             }
         }
     };
-    let is_pdf = resp.content_type.as_deref().is_some_and(|c| c.contains("pdf")) || resp.body.starts_with(b"%PDF");
+    let is_pdf = resp
+        .content_type
+        .as_deref()
+        .is_some_and(|c| c.contains("pdf"))
+        || resp.body.starts_with(b"%PDF");
     if is_pdf && resp.body.len() as u64 > ctx.policy.max_pdf_bytes {
         return Outcome::skipped(format!(
             "too large: {url} ({} bytes, max_pdf_mb allows {})",
@@ -43,17 +60,32 @@ pub async fn fetch_open_copy(url: &str, source: &str, license: Option<&str>, ctx
     let final_url = resp.final_url.clone();
     let converted = tokio::task::spawn_blocking(move || {
         let limits = kerai_core::convert::Limits::default();
-        process::process(&body, content_type.as_deref(), &final_url, &|_| true, &limits)
+        process::process(
+            &body,
+            content_type.as_deref(),
+            &final_url,
+            &|_| true,
+            &limits,
+        )
     })
     .await;
     let p = match converted {
         Ok(Ok(p)) => p,
         Ok(Err(e)) => return Outcome::skipped(e.to_string()),
-        Err(e) => return Outcome::failed(format!("corrupt or unsupported document: {url} (converter crashed: {e})")),
+        Err(e) => {
+            return Outcome::failed(format!(
+                "corrupt or unsupported document: {url} (converter crashed: {e})"
+            ))
+        }
     };
     let license = license
         .map(str::to_string)
-        .or_else(|| p.metadata.get("license").and_then(Value::as_str).map(str::to_string))
+        .or_else(|| {
+            p.metadata
+                .get("license")
+                .and_then(Value::as_str)
+                .map(str::to_string)
+        })
         .unwrap_or_else(|| "oa".to_string());
     if !ctx.policy.allows(&license) {
         return Outcome::skipped(format!("license {license} is not in allowed_licenses"));
@@ -64,12 +96,22 @@ pub async fn fetch_open_copy(url: &str, source: &str, license: Option<&str>, ctx
     result.insert("source_type".into(), json!(p.source_type));
     result.insert("license".into(), json!(license));
     result.insert("fetched_at".into(), json!(chrono::Utc::now().to_rfc3339()));
-    result.insert("content_type".into(), json!(if words < ctx.policy.min_full_text_words { "abstract" } else { "full" }));
+    result.insert(
+        "content_type".into(),
+        json!(if words < ctx.policy.min_full_text_words {
+            "abstract"
+        } else {
+            "full"
+        }),
+    );
     result.insert("found_via".into(), json!(source));
     let mut metadata = p.metadata;
     metadata.remove("structured");
     result.insert("metadata".into(), Value::Object(metadata));
-    Outcome::Deposit { markdown: p.markdown, result }
+    Outcome::Deposit {
+        markdown: p.markdown,
+        result,
+    }
 }
 
 async fn robots_allow(url: &str, ctx: &Ctx<'_>) -> Result<(), ResourceError> {
@@ -77,7 +119,10 @@ async fn robots_allow(url: &str, ctx: &Ctx<'_>) -> Result<(), ResourceError> {
         return Err(ResourceError::new(ErrorKind::Unreachable, url, "not a URL"));
     };
     let robots_url = format!("{}/robots.txt", u.origin().ascii_serialization());
-    let fetched = ctx.http.fetch(&Request::get(&robots_url), &|_| Ok(())).await;
+    let fetched = ctx
+        .http
+        .fetch(&Request::get(&robots_url), &|_| Ok(()))
+        .await;
     let (status, body) = match &fetched {
         Fetch::Ok(r) => (r.status, r.body.as_slice()),
         Fetch::Failed { status, .. } => (status.unwrap_or(0), &[][..]),
@@ -86,7 +131,11 @@ async fn robots_allow(url: &str, ctx: &Ctx<'_>) -> Result<(), ResourceError> {
     };
     match robots_policy_for_status(status) {
         RobotsPolicy::AllowAll => Ok(()),
-        RobotsPolicy::DisallowAll => Err(ResourceError::new(ErrorKind::Unreachable, url, format!("robots.txt unreachable (HTTP {status})"))),
+        RobotsPolicy::DisallowAll => Err(ResourceError::new(
+            ErrorKind::Unreachable,
+            url,
+            format!("robots.txt unreachable (HTTP {status})"),
+        )),
         RobotsPolicy::Parse => {
             if Robots::parse(body).is_allowed(product_token(&ctx.http.settings().user_agent), url) {
                 Ok(())

@@ -43,7 +43,12 @@ pub struct Discovered {
 }
 
 /// Seeds first (depth 0), then sitemap entries (depth 0, with lastmod / changefreq / priority).
-pub async fn discover(http: &Http, cfg: &TargetConfig, scope: &Scope, since: Option<DateTime<Utc>>) -> Discovered {
+pub async fn discover(
+    http: &Http,
+    cfg: &TargetConfig,
+    scope: &Scope,
+    since: Option<DateTime<Utc>>,
+) -> Discovered {
     let mut out = Discovered::default();
     let mut seen: HashSet<String> = HashSet::new();
     for seed in &cfg.seeds {
@@ -70,11 +75,15 @@ pub async fn discover(http: &Http, cfg: &TargetConfig, scope: &Scope, since: Opt
     let mut sites: BTreeMap<String, String> = BTreeMap::new();
     for seed in &cfg.seeds {
         if let Ok(u) = url::Url::parse(seed) {
-            sites.entry(u.origin().ascii_serialization()).or_insert_with(|| format!("{}/", u.origin().ascii_serialization()));
+            sites
+                .entry(u.origin().ascii_serialization())
+                .or_insert_with(|| format!("{}/", u.origin().ascii_serialization()));
         }
     }
     for homepage in sites.values() {
-        let Ok(mut walk) = SitemapWalk::new(homepage, WalkOptions::default()) else { continue };
+        let Ok(mut walk) = SitemapWalk::new(homepage, WalkOptions::default()) else {
+            continue;
+        };
         while let Some(url) = walk.next_fetch() {
             let fetched = http.fetch(&Request::get(&url), &|_| Ok(())).await;
             match &fetched {
@@ -102,7 +111,9 @@ pub async fn discover(http: &Http, cfg: &TargetConfig, scope: &Scope, since: Opt
                         },
                     );
                 }
-                Fetch::Retry { status, final_url, .. } => {
+                Fetch::Retry {
+                    status, final_url, ..
+                } => {
                     walk.feed(
                         &url,
                         FetchResult::Response {

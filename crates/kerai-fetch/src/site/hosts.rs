@@ -51,13 +51,22 @@ pub struct Hosts<T> {
 
 impl<T> Hosts<T> {
     pub fn new(rules: HostRules, respect_robots: bool) -> Self {
-        Hosts { rules, hosts: HashMap::new(), turn: VecDeque::new(), respect_robots }
+        Hosts {
+            rules,
+            hosts: HashMap::new(),
+            turn: VecDeque::new(),
+            respect_robots,
+        }
     }
 
     fn host_mut(&mut self, name: &str, now: Instant) -> &mut Host<T> {
         if !self.hosts.contains_key(name) {
             self.turn.push_back(name.to_string());
-            let robots = if self.respect_robots { RobotsState::Unknown } else { RobotsState::Ready(None) };
+            let robots = if self.respect_robots {
+                RobotsState::Unknown
+            } else {
+                RobotsState::Ready(None)
+            };
             self.hosts.insert(
                 name.to_string(),
                 Host {
@@ -95,7 +104,10 @@ impl<T> Hosts<T> {
     pub fn robots_wanted(&mut self) -> Vec<String> {
         let mut out = Vec::new();
         for (name, h) in self.hosts.iter_mut() {
-            if matches!(h.robots, RobotsState::Unknown) && !h.queue.is_empty() && h.suspended.is_none() {
+            if matches!(h.robots, RobotsState::Unknown)
+                && !h.queue.is_empty()
+                && h.suspended.is_none()
+            {
                 h.robots = RobotsState::Pending;
                 out.push(name.clone());
             }
@@ -104,7 +116,13 @@ impl<T> Hosts<T> {
     }
 
     /// robots.txt arrived: its rules, and the Crawl-delay it asks of `user_agent` (capped).
-    pub fn robots_ready(&mut self, host: &str, robots: Option<Robots>, user_agent: &str, now: Instant) {
+    pub fn robots_ready(
+        &mut self,
+        host: &str,
+        robots: Option<Robots>,
+        user_agent: &str,
+        now: Instant,
+    ) {
         let cap = self.rules.crawl_delay_cap;
         let h = self.host_mut(host, now);
         if let Some(delay) = robots.as_ref().and_then(|r| r.crawl_delay(user_agent)) {
@@ -136,7 +154,9 @@ impl<T> Hosts<T> {
             if h.in_flight >= per_host || h.next_at > now {
                 continue;
             }
-            let Some(pos) = h.queue.iter().position(|(nb, _)| *nb <= now) else { continue };
+            let Some(pos) = h.queue.iter().position(|(nb, _)| *nb <= now) else {
+                continue;
+            };
             let (_, item) = h.queue.remove(pos).expect("position is valid");
             h.in_flight += 1;
             h.next_at = now + h.interval;
@@ -149,7 +169,11 @@ impl<T> Hosts<T> {
     pub fn next_wake(&self, now: Instant) -> Option<Instant> {
         self.hosts
             .values()
-            .filter(|h| h.suspended.is_none() && matches!(h.robots, RobotsState::Ready(_)) && !h.queue.is_empty())
+            .filter(|h| {
+                h.suspended.is_none()
+                    && matches!(h.robots, RobotsState::Ready(_))
+                    && !h.queue.is_empty()
+            })
             .filter_map(|h| {
                 let earliest_item = h.queue.iter().map(|(nb, _)| *nb).min()?;
                 Some(earliest_item.max(h.next_at))
@@ -170,7 +194,10 @@ impl<T> Hosts<T> {
         }
         h.failures += 1;
         if h.failures >= limit && h.suspended.is_none() {
-            let reason = format!("host {host} suspended after {} consecutive failures", h.failures);
+            let reason = format!(
+                "host {host} suspended after {} consecutive failures",
+                h.failures
+            );
             h.suspended = Some(reason.clone());
             return Some(reason);
         }
@@ -179,7 +206,13 @@ impl<T> Hosts<T> {
 
     /// 429 / 503: pause the host (Retry-After, else exponential backoff) and return when the
     /// item may be tried again.
-    pub fn backoff(&mut self, host: &str, attempt: u32, retry_after: Option<Duration>, now: Instant) -> Instant {
+    pub fn backoff(
+        &mut self,
+        host: &str,
+        attempt: u32,
+        retry_after: Option<Duration>,
+        now: Instant,
+    ) -> Instant {
         let base = self.rules.backoff_base;
         let h = self.host_mut(host, now);
         h.in_flight = h.in_flight.saturating_sub(1);
@@ -236,7 +269,10 @@ mod tests {
         let (h1, i1) = h.next_ready(now).unwrap();
         let (h2, i2) = h.next_ready(now).unwrap();
         assert_eq!((h1.as_str(), i1, h2.as_str(), i2), ("a", 0, "b", 10));
-        assert!(h.next_ready(now).is_none(), "a is busy and must wait its interval");
+        assert!(
+            h.next_ready(now).is_none(),
+            "a is busy and must wait its interval"
+        );
         h.finished("a", false, now);
         assert!(h.next_ready(now).is_none(), "a's interval has not passed");
         assert_eq!(h.next_wake(now), Some(now + Duration::from_millis(1000)));

@@ -29,11 +29,21 @@ pub fn process(
     wanted: &dyn Fn(&str) -> bool,
     limits: &Limits,
 ) -> Result<Processed, ResourceError> {
-    let kind = convert::sniff(bytes, url, content_type)
-        .ok_or_else(|| ResourceError::corrupt(url, format!("unsupported content type {}", content_type.unwrap_or("(none)"))))?;
+    let kind = convert::sniff(bytes, url, content_type).ok_or_else(|| {
+        ResourceError::corrupt(
+            url,
+            format!(
+                "unsupported content type {}",
+                content_type.unwrap_or("(none)")
+            ),
+        )
+    })?;
     let name = kind.as_str();
     if !wanted(name) {
-        return Err(ResourceError::corrupt(url, format!("{name} is not in the target's file_types")));
+        return Err(ResourceError::corrupt(
+            url,
+            format!("{name} is not in the target's file_types"),
+        ));
     }
     if kind == SourceType::Html {
         let (text, charset_used) = charset::decode_html(bytes, content_type);
@@ -59,7 +69,10 @@ pub fn process(
         if let Some(lic) = license_of(&structured) {
             metadata.insert("license".into(), json!(lic));
         }
-        metadata.insert("structured".into(), serde_json::to_value(&structured).unwrap_or(Value::Null));
+        metadata.insert(
+            "structured".into(),
+            serde_json::to_value(&structured).unwrap_or(Value::Null),
+        );
         if ex.truncated {
             metadata.insert("truncated".into(), json!(true));
         }
@@ -143,7 +156,14 @@ mod tests {
     #[test]
     fn html_pages_become_markdown_with_links() {
         let page = b"<html><head><title>T</title></head><body><nav><a href='/x'>Home</a></nav><main><h1>Hello</h1><p>A paragraph long enough to be the main content of this little page, really.</p><p><a href='/doc.pdf'>Report</a></p></main></body></html>";
-        let p = process(page, Some("text/html"), "http://h.test/", &|_| true, &Limits::default()).unwrap();
+        let p = process(
+            page,
+            Some("text/html"),
+            "http://h.test/",
+            &|_| true,
+            &Limits::default(),
+        )
+        .unwrap();
         assert_eq!(p.source_type, "html");
         assert!(p.markdown.contains("# Hello"), "{}", p.markdown);
         assert!(p.links.iter().any(|l| l.url == "http://h.test/doc.pdf"));
@@ -152,10 +172,25 @@ mod tests {
 
     #[test]
     fn unwanted_and_unknown_types_are_refused() {
-        let e = process(b"%PDF-1.4 junk", Some("application/pdf"), "http://h.test/a.pdf", &|t| t == "html", &Limits::default())
-            .unwrap_err();
+        let e = process(
+            b"%PDF-1.4 junk",
+            Some("application/pdf"),
+            "http://h.test/a.pdf",
+            &|t| t == "html",
+            &Limits::default(),
+        )
+        .unwrap_err();
         assert_eq!(e.to_string(), "corrupt or unsupported document: http://h.test/a.pdf (pdf is not in the target's file_types)");
-        let e = process(&[0u8, 1, 2, 3, 255], Some("application/octet-stream"), "http://h.test/blob", &|_| true, &Limits::default());
-        assert!(e.unwrap_err().to_string().starts_with("corrupt or unsupported document: http://h.test/blob"));
+        let e = process(
+            &[0u8, 1, 2, 3, 255],
+            Some("application/octet-stream"),
+            "http://h.test/blob",
+            &|_| true,
+            &Limits::default(),
+        );
+        assert!(e
+            .unwrap_err()
+            .to_string()
+            .starts_with("corrupt or unsupported document: http://h.test/blob"));
     }
 }

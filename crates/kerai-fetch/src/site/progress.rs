@@ -16,7 +16,13 @@ pub struct Progress {
 impl Progress {
     pub fn new(no_progress: bool, quiet: bool) -> Progress {
         let now = Instant::now();
-        Progress { bar: !no_progress && std::io::stderr().is_terminal(), quiet, started: now, last: now, drawn: false }
+        Progress {
+            bar: !no_progress && std::io::stderr().is_terminal(),
+            quiet,
+            started: now,
+            last: now,
+            drawn: false,
+        }
     }
 
     pub fn update(&mut self, t: &Totals, enqueued: u64, in_flight: usize) {
@@ -24,7 +30,11 @@ impl Progress {
             return;
         }
         let now = Instant::now();
-        let every = if self.bar { Duration::from_millis(200) } else { Duration::from_secs(5) };
+        let every = if self.bar {
+            Duration::from_millis(200)
+        } else {
+            Duration::from_secs(5)
+        };
         if now.duration_since(self.last) < every {
             return;
         }
@@ -35,7 +45,12 @@ impl Progress {
             let done = t.done().min(enqueued.max(1));
             let width = 24usize;
             let filled = (done as f64 / enqueued.max(1) as f64 * width as f64) as usize;
-            let _ = write!(err, "\r[{}{}] {line}\x1b[K", "=".repeat(filled), " ".repeat(width - filled.min(width)));
+            let _ = write!(
+                err,
+                "\r[{}{}] {line}\x1b[K",
+                "=".repeat(filled),
+                " ".repeat(width - filled.min(width))
+            );
             self.drawn = true;
         } else {
             let _ = writeln!(err, "kerai: {line}");

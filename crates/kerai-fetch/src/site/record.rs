@@ -61,13 +61,19 @@ impl Recorder {
     }
 
     pub async fn send(&self, item: Value) -> Result<(), String> {
-        self.tx.send(Msg::Item(item)).await.map_err(|_| "the recorder stopped".to_string())
+        self.tx
+            .send(Msg::Item(item))
+            .await
+            .map_err(|_| "the recorder stopped".to_string())
     }
 
     /// Wait until everything sent so far is written.
     pub async fn flush(&self) -> Result<(), String> {
         let (tx, rx) = oneshot::channel();
-        self.tx.send(Msg::Flush(tx)).await.map_err(|_| "the recorder stopped".to_string())?;
+        self.tx
+            .send(Msg::Flush(tx))
+            .await
+            .map_err(|_| "the recorder stopped".to_string())?;
         rx.await.map_err(|_| "the recorder stopped".to_string())?
     }
 
@@ -76,7 +82,13 @@ impl Recorder {
     }
 }
 
-async fn run(db: Client, job: uuid::Uuid, worker: String, mut rx: mpsc::Receiver<Msg>, totals: Arc<Mutex<Totals>>) {
+async fn run(
+    db: Client,
+    job: uuid::Uuid,
+    worker: String,
+    mut rx: mpsc::Receiver<Msg>,
+    totals: Arc<Mutex<Totals>>,
+) {
     let mut buf: Vec<Value> = Vec::new();
     let mut last_error: Option<String> = None;
     loop {
@@ -149,11 +161,19 @@ async fn write(
     }
 }
 
-async fn record(db: &Client, job: uuid::Uuid, worker: &str, batch: &Value) -> Result<Value, String> {
-    db.query_one("SELECT kerai._job_record($1, $2, $3)", &[&job, &worker, batch])
-        .await
-        .map(|r| r.get::<_, Value>(0))
-        .map_err(|e| crate::db::message(&e))
+async fn record(
+    db: &Client,
+    job: uuid::Uuid,
+    worker: &str,
+    batch: &Value,
+) -> Result<Value, String> {
+    db.query_one(
+        "SELECT kerai._job_record($1, $2, $3)",
+        &[&job, &worker, batch],
+    )
+    .await
+    .map(|r| r.get::<_, Value>(0))
+    .map_err(|e| crate::db::message(&e))
 }
 
 fn add(totals: &Arc<Mutex<Totals>>, counts: &Value) {

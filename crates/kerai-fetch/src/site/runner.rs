@@ -69,9 +69,21 @@ struct Item {
 }
 
 enum Done {
-    Result { item: Item, result: Value, host_failure: bool },
-    Retry { item: Item, status: u16, retry_after: Option<Duration> },
-    Robots { host: String, robots: Option<Robots>, suspend: Option<String> },
+    Result {
+        item: Item,
+        result: Value,
+        host_failure: bool,
+    },
+    Retry {
+        item: Item,
+        status: u16,
+        retry_after: Option<Duration>,
+    },
+    Robots {
+        host: String,
+        robots: Option<Robots>,
+        suspend: Option<String>,
+    },
 }
 
 struct Shared {
@@ -95,12 +107,20 @@ pub fn http_settings(cfg: &TargetConfig) -> HttpSettings {
 }
 
 /// Run (or resume, or join) a job until its queue is empty, it is cancelled, or max_runtime.
-pub async fn run_job(database_url: &str, spec: &JobSpec, opts: &RunOptions) -> Result<RunEnd, Failure> {
+pub async fn run_job(
+    database_url: &str,
+    spec: &JobSpec,
+    opts: &RunOptions,
+) -> Result<RunEnd, Failure> {
     let control = db::connect(database_url).await?;
     let recorder_db = db::connect(database_url).await?;
     let cfg = spec.config.clone();
     let http = Http::new(http_settings(&cfg)).map_err(Failure::critical)?;
-    let renderer = if cfg.render { Some(Renderer::new(cfg.timeout, &cfg.user_agent)) } else { None };
+    let renderer = if cfg.render {
+        Some(Renderer::new(cfg.timeout, &cfg.user_agent))
+    } else {
+        None
+    };
     let shared = Arc::new(Shared {
         scope: Scope::new(&cfg),
         http,
@@ -116,9 +136,15 @@ pub async fn run_job(database_url: &str, spec: &JobSpec, opts: &RunOptions) -> R
         seed(&control, spec, &shared).await?;
     }
 
-    let deadline = spec.started_at.map(|s| s + chrono::Duration::from_std(cfg.max_runtime).unwrap_or(chrono::TimeDelta::MAX));
+    let deadline = spec
+        .started_at
+        .map(|s| s + chrono::Duration::from_std(cfg.max_runtime).unwrap_or(chrono::TimeDelta::MAX));
     let rules = HostRules {
-        min_interval: if cfg.rate_limit_rps > 0.0 { Duration::from_secs_f64(1.0 / cfg.rate_limit_rps) } else { Duration::ZERO },
+        min_interval: if cfg.rate_limit_rps > 0.0 {
+            Duration::from_secs_f64(1.0 / cfg.rate_limit_rps)
+        } else {
+            Duration::ZERO
+        },
         per_host: cfg.per_host_concurrency as usize,
         failure_limit: cfg.host_failure_limit.max(1),
         crawl_delay_cap: cfg.crawl_delay_cap,
@@ -138,10 +164,15 @@ pub async fn run_job(database_url: &str, spec: &JobSpec, opts: &RunOptions) -> R
     loop {
         let now = Instant::now();
         // Heartbeat: keep the leases; notice cancellation.
-        if now.duration_since(last_heartbeat) >= Duration::from_secs((opts.lease_seconds as u64 / 4).max(1)) {
+        if now.duration_since(last_heartbeat)
+            >= Duration::from_secs((opts.lease_seconds as u64 / 4).max(1))
+        {
             last_heartbeat = now;
             match control
-                .query_one("SELECT kerai._job_heartbeat($1, $2, $3)", &[&spec.id, &opts.worker, &opts.lease_seconds])
+                .query_one(
+                    "SELECT kerai._job_heartbeat($1, $2, $3)",
+                    &[&spec.id, &opts.worker, &opts.lease_seconds],
+                )
                 .await
             {
                 Ok(r) => {
@@ -162,7 +193,10 @@ pub async fn run_job(database_url: &str, spec: &JobSpec, opts: &RunOptions) -> R
                 let _ = control
                     .execute(
                         "SELECT kerai._job_log($1, 'WARN', 'MAX_RUNTIME', $2)",
-                        &[&spec.id, &format!("max_runtime {:?} reached: stopping", cfg.max_runtime)],
+                        &[
+                            &spec.id,
+                            &format!("max_runtime {:?} reached: stopping", cfg.max_runtime),
+                        ],
                     )
                     .await;
                 stopping = true;
@@ -199,11 +233,16 @@ pub async fn run_job(database_url: &str, spec: &JobSpec, opts: &RunOptions) -> R
         // Suspended hosts: their queued URLs fail with the reason.
         for (reason, item) in hosts.drain_suspended() {
             let err = ResourceError::new(ErrorKind::Unreachable, &item.url, reason);
-            recorder.send(failed_result(&item, &err, None)).await.map_err(Failure::critical)?;
+            recorder
+                .send(failed_result(&item, &err, None))
+                .await
+                .map_err(Failure::critical)?;
         }
         // Start what may start.
         while !stopping && in_flight < concurrency {
-            let Some((_, item)) = hosts.next_ready(Instant::now()) else { break };
+            let Some((_, item)) = hosts.next_ready(Instant::now()) else {
+                break;
+            };
             in_flight += 1;
             let robots = hosts.robots_of(&item.host);
             let (tx, shared) = (tx.clone(), shared.clone());
@@ -212,7 +251,11 @@ pub async fn run_job(database_url: &str, spec: &JobSpec, opts: &RunOptions) -> R
                 let _ = tx.send(done).await;
             });
         }
-        progress.update(&recorder.totals(), recorder.totals().done() + hosts.queued() as u64 + in_flight as u64, in_flight);
+        progress.update(
+            &recorder.totals(),
+            recorder.totals().done() + hosts.queued() as u64 + in_flight as u64,
+            in_flight,
+        );
 
         // Finished? Nothing queued, nothing in flight, and the database has nothing more once
         // every result (and the links it adds) is written.
@@ -224,10 +267,20 @@ pub async fn run_job(database_url: &str, spec: &JobSpec, opts: &RunOptions) -> R
                 error = Some(e);
                 break;
             }
-            match claim(&control, spec.id, &opts.worker, (concurrency * 8) as i32, opts.lease_seconds).await {
+            match claim(
+                &control,
+                spec.id,
+                &opts.worker,
+                (concurrency * 8) as i32,
+                opts.lease_seconds,
+            )
+            .await
+            {
                 Ok(items) if items.is_empty() => {
                     exhausted_checks += 1;
-                    if exhausted_checks >= 2 || !other_workers(&control, spec.id, &opts.worker).await {
+                    if exhausted_checks >= 2
+                        || !other_workers(&control, spec.id, &opts.worker).await
+                    {
                         break;
                     }
                     tokio::time::sleep(Duration::from_millis(500)).await;
@@ -249,7 +302,9 @@ pub async fn run_job(database_url: &str, spec: &JobSpec, opts: &RunOptions) -> R
             }
         }
         // Wait for a result, or until a host becomes ready.
-        let wake = hosts.next_wake(Instant::now()).unwrap_or_else(|| Instant::now() + Duration::from_millis(200));
+        let wake = hosts
+            .next_wake(Instant::now())
+            .unwrap_or_else(|| Instant::now() + Duration::from_millis(200));
         let wake = wake.min(Instant::now() + Duration::from_millis(500));
         tokio::select! {
             done = rx.recv() => {
@@ -271,7 +326,9 @@ pub async fn run_job(database_url: &str, spec: &JobSpec, opts: &RunOptions) -> R
     // Let fetches in flight land (they are leased to us) unless we lost the database.
     while in_flight > 0 && error.as_deref() != Some("interrupted") {
         match tokio::time::timeout(cfg.timeout + Duration::from_secs(5), rx.recv()).await {
-            Ok(Some(done)) => handle(done, &mut hosts, &recorder, &mut in_flight, &shared).await.map_err(Failure::critical)?,
+            Ok(Some(done)) => handle(done, &mut hosts, &recorder, &mut in_flight, &shared)
+                .await
+                .map_err(Failure::critical)?,
             _ => break,
         }
     }
@@ -280,7 +337,11 @@ pub async fn run_job(database_url: &str, spec: &JobSpec, opts: &RunOptions) -> R
     if let Err(e) = flushed {
         error.get_or_insert(e);
     }
-    Ok(RunEnd { totals: recorder.totals(), cancelled, error })
+    Ok(RunEnd {
+        totals: recorder.totals(),
+        cancelled,
+        error,
+    })
 }
 
 fn hosts_scheme_url(host: &str, shared: &Shared) -> String {
@@ -314,7 +375,11 @@ async fn handle(
 ) -> Result<(), String> {
     let now = Instant::now();
     match done {
-        Done::Robots { host, robots, suspend } => match suspend {
+        Done::Robots {
+            host,
+            robots,
+            suspend,
+        } => match suspend {
             Some(reason) => {
                 for item in hosts.suspend(&host, reason.clone(), now) {
                     let err = ResourceError::new(ErrorKind::Unreachable, &item.url, reason.clone());
@@ -323,18 +388,27 @@ async fn handle(
             }
             None => hosts.robots_ready(&host, robots, product_token(&shared.cfg.user_agent), now),
         },
-        Done::Result { item, result, host_failure } => {
+        Done::Result {
+            item,
+            result,
+            host_failure,
+        } => {
             *in_flight -= 1;
             let host = item.host.clone();
             if let Some(reason) = hosts.finished(&host, host_failure, now) {
                 for queued in hosts.suspend(&host, reason.clone(), now) {
-                    let err = ResourceError::new(ErrorKind::Unreachable, &queued.url, reason.clone());
+                    let err =
+                        ResourceError::new(ErrorKind::Unreachable, &queued.url, reason.clone());
                     recorder.send(failed_result(&queued, &err, None)).await?;
                 }
             }
             recorder.send(result).await?;
         }
-        Done::Retry { mut item, status, retry_after } => {
+        Done::Retry {
+            mut item,
+            status,
+            retry_after,
+        } => {
             *in_flight -= 1;
             let host = item.host.clone();
             if item.attempt + 1 >= shared.cfg.retries.max(1) {
@@ -344,7 +418,9 @@ async fn handle(
                     &item.url,
                     format!("HTTP {status} after {} attempts", item.attempt + 1),
                 );
-                recorder.send(failed_result(&item, &err, Some(status))).await?;
+                recorder
+                    .send(failed_result(&item, &err, Some(status)))
+                    .await?;
             } else {
                 let at = hosts.backoff(&host, item.attempt, retry_after, now);
                 item.attempt += 1;
@@ -355,9 +431,18 @@ async fn handle(
     Ok(())
 }
 
-async fn claim(db: &Client, job: uuid::Uuid, worker: &str, n: i32, lease: i32) -> Result<Vec<Item>, String> {
+async fn claim(
+    db: &Client,
+    job: uuid::Uuid,
+    worker: &str,
+    n: i32,
+    lease: i32,
+) -> Result<Vec<Item>, String> {
     let rows = db
-        .query("SELECT * FROM kerai._job_claim_urls($1, $2, $3, $4)", &[&job, &worker, &n, &lease])
+        .query(
+            "SELECT * FROM kerai._job_claim_urls($1, $2, $3, $4)",
+            &[&job, &worker, &n, &lease],
+        )
         .await
         .map_err(|e| format!("cannot lease URLs: {}", db::message(&e)))?;
     Ok(rows
@@ -392,10 +477,17 @@ async fn seed(db: &Client, spec: &JobSpec, shared: &Shared) -> Result<(), Failur
     match spec.mode.as_str() {
         "url" | "retry" => {
             let list: Vec<String> = match spec.mode.as_str() {
-                "url" => spec.options["url"].as_str().map(|s| vec![s.to_string()]).unwrap_or_default(),
+                "url" => spec.options["url"]
+                    .as_str()
+                    .map(|s| vec![s.to_string()])
+                    .unwrap_or_default(),
                 _ => spec.options["urls"]
                     .as_array()
-                    .map(|a| a.iter().filter_map(|v| v.as_str().map(str::to_string)).collect())
+                    .map(|a| {
+                        a.iter()
+                            .filter_map(|v| v.as_str().map(str::to_string))
+                            .collect()
+                    })
                     .unwrap_or_default(),
             };
             for u in list {
@@ -411,14 +503,20 @@ async fn seed(db: &Client, spec: &JobSpec, shared: &Shared) -> Result<(), Failur
                     }),
                     Err(why) => {
                         let _ = db
-                            .execute("SELECT kerai._job_log($1, 'WARN', 'OUT_OF_SCOPE', $2, $3)", &[&spec.id, &format!("{u}: {why}"), &u])
+                            .execute(
+                                "SELECT kerai._job_log($1, 'WARN', 'OUT_OF_SCOPE', $2, $3)",
+                                &[&spec.id, &format!("{u}: {why}"), &u],
+                            )
                             .await;
                     }
                 }
             }
         }
         _ => {
-            let since = spec.options["since"].as_str().and_then(|s| DateTime::parse_from_rfc3339(s).ok()).map(|d| d.with_timezone(&Utc));
+            let since = spec.options["since"]
+                .as_str()
+                .and_then(|s| DateTime::parse_from_rfc3339(s).ok())
+                .map(|d| d.with_timezone(&Utc));
             let found = discover::discover(&shared.http, &shared.cfg, &shared.scope, since).await;
             note = format!(
                 "discovered {} URLs ({} seeds, {} from {} sitemap documents), {} out of scope{}",
@@ -427,7 +525,11 @@ async fn seed(db: &Client, spec: &JobSpec, shared: &Shared) -> Result<(), Failur
                 found.urls.iter().filter(|u| u.via == "sitemap").count(),
                 found.sitemaps.len(),
                 found.excluded.len(),
-                if since.is_some() { format!(", {} older than --since", found.older_than_since) } else { String::new() }
+                if since.is_some() {
+                    format!(", {} older than --since", found.older_than_since)
+                } else {
+                    String::new()
+                }
             );
             urls = found.urls;
         }
@@ -439,13 +541,21 @@ async fn seed(db: &Client, spec: &JobSpec, shared: &Shared) -> Result<(), Failur
             .map_err(|e| Failure::critical(format!("cannot queue URLs: {}", db::message(&e))))?;
     }
     if !note.is_empty() {
-        let _ = db.execute("SELECT kerai._job_log($1, 'INFO', 'DISCOVERY', $2)", &[&spec.id, &note]).await;
+        let _ = db
+            .execute(
+                "SELECT kerai._job_log($1, 'INFO', 'DISCOVERY', $2)",
+                &[&spec.id, &note],
+            )
+            .await;
     }
     Ok(())
 }
 
 async fn fetch_robots(shared: &Shared, host: &str, robots_url: &str) -> Done {
-    let fetched = shared.http.fetch(&Request::get(robots_url), &|_| Ok(())).await;
+    let fetched = shared
+        .http
+        .fetch(&Request::get(robots_url), &|_| Ok(()))
+        .await;
     let (status, body) = match &fetched {
         Fetch::Ok(r) => (r.status, r.body.as_slice()),
         Fetch::NotModified(_) => (304, &[][..]),
@@ -453,8 +563,16 @@ async fn fetch_robots(shared: &Shared, host: &str, robots_url: &str) -> Done {
         Fetch::Failed { status, .. } => (status.unwrap_or(0), &[][..]),
     };
     match robots_policy_for_status(status) {
-        RobotsPolicy::Parse => Done::Robots { host: host.into(), robots: Some(Robots::parse(body)), suspend: None },
-        RobotsPolicy::AllowAll => Done::Robots { host: host.into(), robots: None, suspend: None },
+        RobotsPolicy::Parse => Done::Robots {
+            host: host.into(),
+            robots: Some(Robots::parse(body)),
+            suspend: None,
+        },
+        RobotsPolicy::AllowAll => Done::Robots {
+            host: host.into(),
+            robots: None,
+            suspend: None,
+        },
         RobotsPolicy::DisallowAll => {
             let why = match &fetched {
                 Fetch::Failed { error, .. } => error.to_string(),
@@ -463,7 +581,9 @@ async fn fetch_robots(shared: &Shared, host: &str, robots_url: &str) -> Done {
             Done::Robots {
                 host: host.into(),
                 robots: None,
-                suspend: Some(format!("robots.txt of {host} is unreachable ({why}); host suspended (RFC 9309)")),
+                suspend: Some(format!(
+                    "robots.txt of {host} is unreachable ({why}); host suspended (RFC 9309)"
+                )),
             }
         }
     }
@@ -479,7 +599,11 @@ async fn fetch_item(shared: &Shared, item: Item, robots: Option<Arc<Robots>>) ->
     if let Some(r) = &robots {
         if !r.is_allowed(&ua, &item.url) {
             let err = ResourceError::new(ErrorKind::RobotsDisallowed, &item.url, "");
-            return Done::Result { result: skipped_result(&item, &err), item, host_failure: false };
+            return Done::Result {
+                result: skipped_result(&item, &err),
+                item,
+                host_failure: false,
+            };
         }
     }
     let incremental = shared.mode != "full";
@@ -502,11 +626,18 @@ async fn fetch_item(shared: &Shared, item: Item, robots: Option<Arc<Robots>>) ->
         if shared.scope.check(target, 0).is_err() {
             let h = u.host_str().unwrap_or("");
             if !crate::target::config::domain_allowed(h, &shared.cfg.allowed_domains) {
-                return Err(ResourceError::new(ErrorKind::Unreachable, target, "redirected outside allowed_domains"));
+                return Err(ResourceError::new(
+                    ErrorKind::Unreachable,
+                    target,
+                    "redirected outside allowed_domains",
+                ));
             }
         }
         if let Some(r) = &gate_robots {
-            if u.host_str().is_some_and(|h| h.eq_ignore_ascii_case(&origin_host)) && !r.is_allowed(&ua, target) {
+            if u.host_str()
+                .is_some_and(|h| h.eq_ignore_ascii_case(&origin_host))
+                && !r.is_allowed(&ua, target)
+            {
                 return Err(ResourceError::new(ErrorKind::RobotsDisallowed, target, ""));
             }
         }
@@ -518,8 +649,14 @@ async fn fetch_item(shared: &Shared, item: Item, robots: Option<Arc<Robots>>) ->
         req.last_modified = item.last_modified.clone();
     }
     // A known document with validators: ask with HEAD first, it costs no body.
-    if incremental && is_document_type(item.source_type.as_deref()) && (req.etag.is_some() || req.last_modified.is_some()) {
-        let head = Request { method: Method::Head, ..req.clone() };
+    if incremental
+        && is_document_type(item.source_type.as_deref())
+        && (req.etag.is_some() || req.last_modified.is_some())
+    {
+        let head = Request {
+            method: Method::Head,
+            ..req.clone()
+        };
         match shared.http.fetch(&head, &gate).await {
             Fetch::NotModified(_) => {
                 return Done::Result {
@@ -530,7 +667,9 @@ async fn fetch_item(shared: &Shared, item: Item, robots: Option<Arc<Robots>>) ->
             }
             Fetch::Ok(r)
                 if (r.etag.is_some() && r.etag == item.etag)
-                    || (r.etag.is_none() && r.last_modified.is_some() && r.last_modified == item.last_modified) =>
+                    || (r.etag.is_none()
+                        && r.last_modified.is_some()
+                        && r.last_modified == item.last_modified) =>
             {
                 return Done::Result {
                     result: json!({"url_id": item.id, "url": item.url, "outcome": "not_modified",
@@ -550,23 +689,48 @@ async fn fetch_item(shared: &Shared, item: Item, robots: Option<Arc<Robots>>) ->
             item,
             host_failure: false,
         },
-        Fetch::Retry { status, retry_after, .. } => Done::Retry { item, status, retry_after },
+        Fetch::Retry {
+            status,
+            retry_after,
+            ..
+        } => Done::Retry {
+            item,
+            status,
+            retry_after,
+        },
         Fetch::Failed { error, status } => {
             let host_failure = matches!(error.kind, ErrorKind::Unreachable | ErrorKind::Timeout)
                 && status.is_none_or(|s| s >= 500);
             if error.kind == ErrorKind::RobotsDisallowed {
-                return Done::Result { result: skipped_result(&item, &error), item, host_failure: false };
+                return Done::Result {
+                    result: skipped_result(&item, &error),
+                    item,
+                    host_failure: false,
+                };
             }
-            Done::Result { result: failed_result(&item, &error, status), item, host_failure }
+            Done::Result {
+                result: failed_result(&item, &error, status),
+                item,
+                host_failure,
+            }
         }
         Fetch::Ok(mut resp) => {
             // JavaScript pages: the browser's DOM replaces the served HTML.
             if let Some(renderer) = &shared.renderer {
-                let looks_html = resp.content_type.as_deref().is_some_and(|c| c.contains("html"));
+                let looks_html = resp
+                    .content_type
+                    .as_deref()
+                    .is_some_and(|c| c.contains("html"));
                 if looks_html {
                     match renderer.render(&resp.final_url).await {
                         Ok(html) => resp.body = html.into_bytes(),
-                        Err(error) => return Done::Result { result: failed_result(&item, &error, None), item, host_failure: false },
+                        Err(error) => {
+                            return Done::Result {
+                                result: failed_result(&item, &error, None),
+                                item,
+                                host_failure: false,
+                            }
+                        }
                     }
                 }
             }
@@ -576,8 +740,12 @@ async fn fetch_item(shared: &Shared, item: Item, robots: Option<Arc<Robots>>) ->
             let wanted_types = cfg.file_types.clone();
             let processed = tokio::task::spawn_blocking(move || {
                 let wanted = |t: &str| wanted_types.iter().any(|w| w == t);
-                let limits = kerai_core::convert::Limits { max_bytes: usize::MAX, ..Default::default() };
-                let r = process::process(&body, content_type.as_deref(), &final_url, &wanted, &limits);
+                let limits = kerai_core::convert::Limits {
+                    max_bytes: usize::MAX,
+                    ..Default::default()
+                };
+                let r =
+                    process::process(&body, content_type.as_deref(), &final_url, &wanted, &limits);
                 (r, body.len())
             })
             .await;
@@ -585,21 +753,39 @@ async fn fetch_item(shared: &Shared, item: Item, robots: Option<Arc<Robots>>) ->
                 Ok(p) => p,
                 Err(e) => {
                     let err = ResourceError::corrupt(&item.url, format!("converter crashed: {e}"));
-                    return Done::Result { result: failed_result(&item, &err, Some(resp.status)), item, host_failure: false };
+                    return Done::Result {
+                        result: failed_result(&item, &err, Some(resp.status)),
+                        item,
+                        host_failure: false,
+                    };
                 }
             };
             match processed {
                 Ok(p) => {
                     let result = fetched_result(&item, &resp, bytes, p, shared);
-                    Done::Result { result, item, host_failure: false }
+                    Done::Result {
+                        result,
+                        item,
+                        host_failure: false,
+                    }
                 }
-                Err(error) => Done::Result { result: failed_result(&item, &error, Some(resp.status)), item, host_failure: false },
+                Err(error) => Done::Result {
+                    result: failed_result(&item, &error, Some(resp.status)),
+                    item,
+                    host_failure: false,
+                },
             }
         }
     }
 }
 
-fn fetched_result(item: &Item, resp: &crate::http::Response, bytes: usize, p: Processed, shared: &Shared) -> Value {
+fn fetched_result(
+    item: &Item,
+    resp: &crate::http::Response,
+    bytes: usize,
+    p: Processed,
+    shared: &Shared,
+) -> Value {
     let cfg = &shared.cfg;
     let mut links: Vec<Value> = Vec::new();
     let mut logs: Vec<Value> = Vec::new();

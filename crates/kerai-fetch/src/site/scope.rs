@@ -61,7 +61,11 @@ impl Scope {
     pub fn normalize(&self, url: &str) -> Option<ScopedUrl> {
         let n = url_norm::normalize(url, &self.norm).ok()?;
         let host = url::Url::parse(&n).ok()?.host_str()?.to_ascii_lowercase();
-        Some(ScopedUrl { url_hash: url_norm::url_hash(&n), url: n, host })
+        Some(ScopedUrl {
+            url_hash: url_norm::url_hash(&n),
+            url: n,
+            host,
+        })
     }
 
     /// May the crawl visit `url`, found at link depth `depth`?
@@ -74,7 +78,11 @@ impl Scope {
             return Err(OutOfScope::Domain(s.host));
         }
         let none: &[String] = &[];
-        if let Some(p) = self.exclude.iter().find(|p| !url_norm::matches_patterns(&s.url, none, std::slice::from_ref(*p))) {
+        if let Some(p) = self
+            .exclude
+            .iter()
+            .find(|p| !url_norm::matches_patterns(&s.url, none, std::slice::from_ref(*p)))
+        {
             return Err(OutOfScope::Excluded(p.clone()));
         }
         if !url_norm::matches_patterns(&s.url, &self.include, none) {
@@ -113,8 +121,9 @@ pub fn type_from_path(url: &str) -> Option<String> {
         "htm" | "html" | "xhtml" | "php" | "asp" | "aspx" | "jsp" | "shtml" => "html".into(),
         "pdf" | "docx" | "xlsx" | "epub" | "txt" | "md" => ext,
         "markdown" => "md".into(),
-        "doc" | "xls" | "ppt" | "pptx" | "odt" | "ods" | "zip" | "gz" | "tar" | "exe" | "dmg" | "iso" | "jpg" | "jpeg"
-        | "png" | "gif" | "svg" | "webp" | "mp3" | "mp4" | "avi" | "mov" | "css" | "js" | "woff" | "woff2" | "ico" => ext,
+        "doc" | "xls" | "ppt" | "pptx" | "odt" | "ods" | "zip" | "gz" | "tar" | "exe" | "dmg"
+        | "iso" | "jpg" | "jpeg" | "png" | "gif" | "svg" | "webp" | "mp3" | "mp4" | "avi"
+        | "mov" | "css" | "js" | "woff" | "woff2" | "ico" => ext,
         _ => return None,
     })
 }
@@ -138,12 +147,27 @@ mod tests {
         });
         assert!(s.check("https://example.org/a", 0).is_ok());
         assert!(s.check("https://docs.example.org/a", 0).is_ok());
-        assert_eq!(s.check("https://other.org/a", 0), Err(OutOfScope::Domain("other.org".into())));
-        assert_eq!(s.check("https://example.org/private/x", 0), Err(OutOfScope::Excluded("/private/*".into())));
-        assert_eq!(s.check("https://example.org/a?print=1", 0), Err(OutOfScope::Excluded("*print=*".into())));
-        assert_eq!(s.check("https://example.org/f.docx", 0), Err(OutOfScope::FileType("docx".into())));
+        assert_eq!(
+            s.check("https://other.org/a", 0),
+            Err(OutOfScope::Domain("other.org".into()))
+        );
+        assert_eq!(
+            s.check("https://example.org/private/x", 0),
+            Err(OutOfScope::Excluded("/private/*".into()))
+        );
+        assert_eq!(
+            s.check("https://example.org/a?print=1", 0),
+            Err(OutOfScope::Excluded("*print=*".into()))
+        );
+        assert_eq!(
+            s.check("https://example.org/f.docx", 0),
+            Err(OutOfScope::FileType("docx".into()))
+        );
         assert!(s.check("https://example.org/f.pdf", 0).is_ok());
-        assert_eq!(s.check("https://example.org/a", 3), Err(OutOfScope::TooDeep(3)));
+        assert_eq!(
+            s.check("https://example.org/a", 3),
+            Err(OutOfScope::TooDeep(3))
+        );
         assert_eq!(s.check("mailto:x@example.org", 0), Err(OutOfScope::NotHttp));
     }
 
@@ -151,13 +175,18 @@ mod tests {
     fn include_patterns_restrict() {
         let s = scope(|c| c.include = vec!["https://example.org/docs/*".into()]);
         assert!(s.check("https://example.org/docs/a", 0).is_ok());
-        assert_eq!(s.check("https://example.org/blog/a", 0), Err(OutOfScope::NotIncluded));
+        assert_eq!(
+            s.check("https://example.org/blog/a", 0),
+            Err(OutOfScope::NotIncluded)
+        );
     }
 
     #[test]
     fn one_page_one_url() {
         let s = scope(|_| {});
-        let a = s.check("HTTPS://Example.org:443/a?utm_source=x#top", 0).unwrap();
+        let a = s
+            .check("HTTPS://Example.org:443/a?utm_source=x#top", 0)
+            .unwrap();
         let b = s.check("https://example.org/a", 0).unwrap();
         assert_eq!(a, b);
     }

@@ -103,10 +103,12 @@ impl Default for TargetConfig {
             host_failure_limit: 5,
             trap_limit: 50,
             www: "keep".into(),
-            tracking_params: ["utm_*", "gclid", "fbclid", "msclkid", "mc_cid", "mc_eid", "_ga", "yclid"]
-                .iter()
-                .map(|s| s.to_string())
-                .collect(),
+            tracking_params: [
+                "utm_*", "gclid", "fbclid", "msclkid", "mc_cid", "mc_eid", "_ga", "yclid",
+            ]
+            .iter()
+            .map(|s| s.to_string())
+            .collect(),
             chunk_size: 512,
             chunk_overlap: 64,
             tags: Vec::new(),
@@ -130,7 +132,11 @@ impl TargetConfig {
             }
         }
         for d in &mut self.allowed_domains {
-            *d = d.trim().trim_start_matches("*.").trim_end_matches('.').to_ascii_lowercase();
+            *d = d
+                .trim()
+                .trim_start_matches("*.")
+                .trim_end_matches('.')
+                .to_ascii_lowercase();
         }
         for t in &mut self.file_types {
             *t = t.trim().trim_start_matches('.').to_ascii_lowercase();
@@ -150,8 +156,14 @@ impl TargetConfig {
         for s in &self.seeds {
             match host_of(s) {
                 None => out.push(format!("seeds: \"{s}\" is not an http(s) URL")),
-                Some(h) if !self.allowed_domains.is_empty() && !domain_allowed(&h, &self.allowed_domains) => {
-                    out.push(format!("seeds: \"{s}\" is outside allowed_domains ({})", self.allowed_domains.join(", ")))
+                Some(h)
+                    if !self.allowed_domains.is_empty()
+                        && !domain_allowed(&h, &self.allowed_domains) =>
+                {
+                    out.push(format!(
+                        "seeds: \"{s}\" is outside allowed_domains ({})",
+                        self.allowed_domains.join(", ")
+                    ))
                 }
                 _ => {}
             }
@@ -161,7 +173,10 @@ impl TargetConfig {
         }
         for t in &self.file_types {
             if !SUPPORTED_TYPES.contains(&t.as_str()) {
-                out.push(format!("file_types: \"{t}\" is not supported (supported: {})", SUPPORTED_TYPES.join(", ")));
+                out.push(format!(
+                    "file_types: \"{t}\" is not supported (supported: {})",
+                    SUPPORTED_TYPES.join(", ")
+                ));
             }
         }
         if self.file_types.is_empty() {
@@ -181,7 +196,10 @@ impl TargetConfig {
             out.push("concurrency and per_host_concurrency: must be at least 1".into());
         }
         if self.rate_limit_rps < 0.0 || !self.rate_limit_rps.is_finite() {
-            out.push(format!("rate_limit_rps: {} must be 0 (no limit) or more", self.rate_limit_rps));
+            out.push(format!(
+                "rate_limit_rps: {} must be 0 (no limit) or more",
+                self.rate_limit_rps
+            ));
         }
         if self.max_size == 0 {
             out.push("max_size: must be more than 0".into());
@@ -199,7 +217,10 @@ impl TargetConfig {
             out.push("user_agent: must not be empty".into());
         }
         if self.chunk_overlap >= self.chunk_size {
-            out.push(format!("chunk_overlap: {} must be smaller than chunk_size {}", self.chunk_overlap, self.chunk_size));
+            out.push(format!(
+                "chunk_overlap: {} must be smaller than chunk_size {}",
+                self.chunk_overlap, self.chunk_size
+            ));
         }
         out
     }
@@ -215,12 +236,14 @@ pub fn host_of(url: &str) -> Option<String> {
     if u.scheme() != "http" && u.scheme() != "https" {
         return None;
     }
-    u.host_str().map(|h| h.trim_end_matches('.').to_ascii_lowercase())
+    u.host_str()
+        .map(|h| h.trim_end_matches('.').to_ascii_lowercase())
 }
 
 /// `host` is one of `domains` or a subdomain of one.
 pub fn domain_allowed(host: &str, domains: &[String]) -> bool {
-    !domains.is_empty() && kerai_core::crawl::url_norm::host_allowed(&format!("http://{host}/"), domains)
+    !domains.is_empty()
+        && kerai_core::crawl::url_norm::host_allowed(&format!("http://{host}/"), domains)
 }
 
 #[cfg(test)]
@@ -246,10 +269,22 @@ mod tests {
         };
         let p = c.problems("not a url");
         let all = p.join("\n");
-        assert!(all.contains("base_url: \"not a url\" is not an http(s) URL"), "{all}");
-        assert!(all.contains("seeds: \"ftp://x\" is not an http(s) URL"), "{all}");
-        assert!(all.contains("\"https://elsewhere.org/\" is outside allowed_domains"), "{all}");
-        assert!(all.contains("file_types: \"exe\" is not supported"), "{all}");
+        assert!(
+            all.contains("base_url: \"not a url\" is not an http(s) URL"),
+            "{all}"
+        );
+        assert!(
+            all.contains("seeds: \"ftp://x\" is not an http(s) URL"),
+            "{all}"
+        );
+        assert!(
+            all.contains("\"https://elsewhere.org/\" is outside allowed_domains"),
+            "{all}"
+        );
+        assert!(
+            all.contains("file_types: \"exe\" is not supported"),
+            "{all}"
+        );
         assert!(all.contains("www: \"maybe\""), "{all}");
     }
 
@@ -263,9 +298,12 @@ mod tests {
 
     #[test]
     fn unknown_fields_are_refused() {
-        let e = serde_json::from_str::<TargetConfig>(r#"{"max_pagez": 3}"#).unwrap_err().to_string();
+        let e = serde_json::from_str::<TargetConfig>(r#"{"max_pagez": 3}"#)
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("unknown field `max_pagez`"), "{e}");
-        let c: TargetConfig = serde_json::from_str(r#"{"max_size": "2 MB", "timeout": "90s"}"#).unwrap();
+        let c: TargetConfig =
+            serde_json::from_str(r#"{"max_size": "2 MB", "timeout": "90s"}"#).unwrap();
         assert_eq!(c.max_size, 2_000_000);
         assert_eq!(c.timeout, Duration::from_secs(90));
     }

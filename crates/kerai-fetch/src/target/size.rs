@@ -7,9 +7,13 @@ use std::time::Duration;
 /// Parse "20 MB", "512kb", "1GiB", "1048576" into bytes.
 pub fn parse_bytes(s: &str) -> Result<u64, String> {
     let t = s.trim().to_ascii_lowercase().replace(' ', "");
-    let split = t.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(t.len());
+    let split = t
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(t.len());
     let (num, unit) = t.split_at(split);
-    let n: f64 = num.parse().map_err(|_| format!("\"{s}\" is not a size; write for example \"20 MB\""))?;
+    let n: f64 = num
+        .parse()
+        .map_err(|_| format!("\"{s}\" is not a size; write for example \"20 MB\""))?;
     let mult: f64 = match unit {
         "" | "b" => 1.0,
         "k" | "kb" => 1e3,
@@ -18,7 +22,11 @@ pub fn parse_bytes(s: &str) -> Result<u64, String> {
         "mib" => 1024.0 * 1024.0,
         "g" | "gb" => 1e9,
         "gib" => 1024.0 * 1024.0 * 1024.0,
-        _ => return Err(format!("\"{s}\" has an unknown size unit; use B, KB, MB, GB (or KiB, MiB, GiB)")),
+        _ => {
+            return Err(format!(
+                "\"{s}\" has an unknown size unit; use B, KB, MB, GB (or KiB, MiB, GiB)"
+            ))
+        }
     };
     Ok((n * mult) as u64)
 }
@@ -35,10 +43,16 @@ pub fn parse_duration(s: &str) -> Result<Duration, String> {
     let mut total = 0.0;
     let mut rest = t.as_str();
     while !rest.is_empty() {
-        let split = rest.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(rest.len());
+        let split = rest
+            .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+            .unwrap_or(rest.len());
         let (num, tail) = rest.split_at(split);
-        let n: f64 = num.parse().map_err(|_| format!("\"{s}\" is not a duration; write for example \"30s\" or \"1h\""))?;
-        let unit_len = tail.find(|c: char| c.is_ascii_digit()).unwrap_or(tail.len());
+        let n: f64 = num.parse().map_err(|_| {
+            format!("\"{s}\" is not a duration; write for example \"30s\" or \"1h\"")
+        })?;
+        let unit_len = tail
+            .find(|c: char| c.is_ascii_digit())
+            .unwrap_or(tail.len());
         let (unit, next) = tail.split_at(unit_len);
         total += n * match unit {
             "ms" => 0.001,
@@ -46,7 +60,11 @@ pub fn parse_duration(s: &str) -> Result<Duration, String> {
             "m" | "min" | "mins" => 60.0,
             "h" | "hr" | "hours" | "hour" => 3600.0,
             "d" | "day" | "days" => 86400.0,
-            _ => return Err(format!("\"{s}\" has an unknown time unit \"{unit}\"; use ms, s, m, h or d")),
+            _ => {
+                return Err(format!(
+                    "\"{s}\" has an unknown time unit \"{unit}\"; use ms, s, m, h or d"
+                ))
+            }
         };
         rest = next;
     }
@@ -86,7 +104,9 @@ pub mod bytes {
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
         match NumOrText::deserialize(d)? {
             NumOrText::Num(n) if n >= 0.0 => Ok(n as u64),
-            NumOrText::Num(n) => Err(serde::de::Error::custom(format!("a size cannot be negative ({n})"))),
+            NumOrText::Num(n) => Err(serde::de::Error::custom(format!(
+                "a size cannot be negative ({n})"
+            ))),
             NumOrText::Text(t) => parse_bytes(&t).map_err(serde::de::Error::custom),
         }
     }
@@ -102,7 +122,9 @@ pub mod duration {
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Duration, D::Error> {
         match NumOrText::deserialize(d)? {
             NumOrText::Num(n) if n >= 0.0 => Ok(Duration::from_secs_f64(n)),
-            NumOrText::Num(n) => Err(serde::de::Error::custom(format!("a duration cannot be negative ({n})"))),
+            NumOrText::Num(n) => Err(serde::de::Error::custom(format!(
+                "a duration cannot be negative ({n})"
+            ))),
             NumOrText::Text(t) => parse_duration(&t).map_err(serde::de::Error::custom),
         }
     }
@@ -118,7 +140,9 @@ mod tests {
         assert_eq!(parse_bytes("1GiB").unwrap(), 1 << 30);
         assert_eq!(parse_bytes("512").unwrap(), 512);
         assert!(parse_bytes("ten").unwrap_err().contains("not a size"));
-        assert!(parse_bytes("3 parsecs").unwrap_err().contains("unknown size unit"));
+        assert!(parse_bytes("3 parsecs")
+            .unwrap_err()
+            .contains("unknown size unit"));
     }
 
     #[test]

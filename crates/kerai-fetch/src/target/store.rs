@@ -18,10 +18,15 @@ pub struct StoredTarget {
 pub async fn save(db: &Client, t: &FileTarget, changed_by: &str) -> Result<StoredTarget, Failure> {
     let problems = t.config.problems(&t.base_url);
     if !problems.is_empty() {
-        return Err(Failure::critical(format!("target \"{}\" has an invalid config:\n  {}", t.name, problems.join("\n  ")))
-            .with_hint("fix the fields named above, then run the command again"));
+        return Err(Failure::critical(format!(
+            "target \"{}\" has an invalid config:\n  {}",
+            t.name,
+            problems.join("\n  ")
+        ))
+        .with_hint("fix the fields named above, then run the command again"));
     }
-    let config = serde_json::to_value(&t.config).map_err(|e| Failure::critical(format!("cannot encode config: {e}")))?;
+    let config = serde_json::to_value(&t.config)
+        .map_err(|e| Failure::critical(format!("cannot encode config: {e}")))?;
     let row = db
         .query_one(
             "SELECT id, name, base_url, config, config_version FROM kerai.set_target($1, $2, $3, $4)",
@@ -49,9 +54,14 @@ pub async fn load(db: &Client, name: &str) -> Result<StoredTarget, Failure> {
 
 pub async fn list(db: &Client) -> Result<Vec<StoredTarget>, Failure> {
     let rows = db
-        .query("SELECT id, name, base_url, config, config_version FROM kerai.targets ORDER BY name", &[])
+        .query(
+            "SELECT id, name, base_url, config, config_version FROM kerai.targets ORDER BY name",
+            &[],
+        )
         .await
-        .map_err(|e| Failure::critical(format!("cannot list targets: {}", crate::db::message(&e))))?;
+        .map_err(|e| {
+            Failure::critical(format!("cannot list targets: {}", crate::db::message(&e)))
+        })?;
     rows.iter().map(from_row).collect()
 }
 
@@ -60,11 +70,15 @@ pub async fn only(db: &Client) -> Result<StoredTarget, Failure> {
     let mut all = list(db).await?;
     match all.len() {
         1 => Ok(all.remove(0)),
-        0 => Err(Failure::critical("there is no target yet").with_hint("create one with `kerai config set NAME --base-url URL`")),
+        0 => Err(Failure::critical("there is no target yet")
+            .with_hint("create one with `kerai config set NAME --base-url URL`")),
         _ => Err(Failure::critical(format!(
             "there are {} targets ({}); name one",
             all.len(),
-            all.iter().map(|t| t.name.as_str()).collect::<Vec<_>>().join(", ")
+            all.iter()
+                .map(|t| t.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
         ))),
     }
 }
@@ -74,10 +88,20 @@ fn from_row(row: &tokio_postgres::Row) -> Result<StoredTarget, Failure> {
     let name: String = row.get(1);
     let base_url: String = row.get(2);
     let config: TargetConfig = serde_json::from_value(config).map_err(|e| {
-        Failure::critical(format!("target \"{name}\" has a stored config kerai cannot read: {e}"))
-            .with_hint(format!("rewrite it with `kerai config set {name} --file FILE`"))
+        Failure::critical(format!(
+            "target \"{name}\" has a stored config kerai cannot read: {e}"
+        ))
+        .with_hint(format!(
+            "rewrite it with `kerai config set {name} --file FILE`"
+        ))
     })?;
-    Ok(StoredTarget { id: row.get(0), config: config.complete(&base_url), name, base_url, config_version: row.get(4) })
+    Ok(StoredTarget {
+        id: row.get(0),
+        config: config.complete(&base_url),
+        name,
+        base_url,
+        config_version: row.get(4),
+    })
 }
 
 /// Apply `key=value` settings to a config. Lists take comma-separated values; numbers,
@@ -87,24 +111,41 @@ pub fn apply_settings(config: &TargetConfig, settings: &[String]) -> Result<Targ
     let obj = v.as_object_mut().expect("config is an object");
     for s in settings {
         let Some((key, value)) = s.split_once('=') else {
-            return Err(Failure::critical(format!("\"{s}\" is not key=value")).with_hint("for example max_pages=500"));
+            return Err(Failure::critical(format!("\"{s}\" is not key=value"))
+                .with_hint("for example max_pages=500"));
         };
         let key = key.trim();
         let Some(current) = obj.get(key) else {
             let mut keys: Vec<&String> = obj.keys().collect();
             keys.sort();
-            return Err(Failure::critical(format!("unknown config key \"{key}\""))
-                .with_hint(format!("keys: {}", keys.iter().map(|k| k.as_str()).collect::<Vec<_>>().join(", "))));
+            return Err(
+                Failure::critical(format!("unknown config key \"{key}\"")).with_hint(format!(
+                    "keys: {}",
+                    keys.iter()
+                        .map(|k| k.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )),
+            );
         };
         let value = value.trim();
         let new = match current {
             Value::Array(_) => Value::Array(
-                value.split(',').map(str::trim).filter(|x| !x.is_empty()).map(|x| Value::String(x.into())).collect(),
+                value
+                    .split(',')
+                    .map(str::trim)
+                    .filter(|x| !x.is_empty())
+                    .map(|x| Value::String(x.into()))
+                    .collect(),
             ),
             Value::Bool(_) => match value {
                 "true" | "yes" | "on" | "1" => Value::Bool(true),
                 "false" | "no" | "off" | "0" => Value::Bool(false),
-                _ => return Err(Failure::critical(format!("{key}: \"{value}\" is not true or false"))),
+                _ => {
+                    return Err(Failure::critical(format!(
+                        "{key}: \"{value}\" is not true or false"
+                    )))
+                }
             },
             Value::Number(_) => match value.parse::<f64>() {
                 Ok(n) if n.fract() == 0.0 && n >= 0.0 => Value::from(n as u64),
@@ -126,7 +167,12 @@ mod tests {
     fn settings_parse_by_field_type() {
         let c = apply_settings(
             &TargetConfig::default(),
-            &["max_pages=12".into(), "file_types=html, pdf".into(), "render=yes".into(), "max_size=3MB".into()],
+            &[
+                "max_pages=12".into(),
+                "file_types=html, pdf".into(),
+                "render=yes".into(),
+                "max_size=3MB".into(),
+            ],
         )
         .unwrap();
         assert_eq!(c.max_pages, 12);

@@ -19,12 +19,15 @@ pub struct FileTarget {
 
 /// Read every target of a TOML file; errors name the file, the target and the field.
 pub fn read(path: &Path) -> Result<Vec<FileTarget>, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     parse(&text).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 pub fn parse(text: &str) -> Result<Vec<FileTarget>, String> {
-    let doc: toml::Table = text.parse().map_err(|e: toml::de::Error| e.message().to_string())?;
+    let doc: toml::Table = text
+        .parse()
+        .map_err(|e: toml::de::Error| e.message().to_string())?;
     let Some(targets) = doc.get("targets") else {
         return Err("no [targets.NAME] table; see `kerai config --help` for the format".into());
     };
@@ -42,9 +45,14 @@ pub fn parse(text: &str) -> Result<Vec<FileTarget>, String> {
             Some(_) => return Err(format!("[targets.{name}] base_url must be a string")),
             None => return Err(format!("[targets.{name}] needs base_url = \"https://...\"")),
         };
-        let config: TargetConfig =
-            toml::Value::Table(table).try_into().map_err(|e: toml::de::Error| format!("[targets.{name}] {}", e.message()))?;
-        out.push(FileTarget { name: name.clone(), config: config.complete(&base_url), base_url });
+        let config: TargetConfig = toml::Value::Table(table)
+            .try_into()
+            .map_err(|e: toml::de::Error| format!("[targets.{name}] {}", e.message()))?;
+        out.push(FileTarget {
+            name: name.clone(),
+            config: config.complete(&base_url),
+            base_url,
+        });
     }
     Ok(out)
 }
@@ -92,8 +100,12 @@ mod tests {
 
     #[test]
     fn renders_what_it_reads() {
-        let t = parse("[targets.a]\nbase_url = \"https://a.org/\"\nrender = true\n").unwrap().remove(0);
-        let again = parse(&render(&t.name, &t.base_url, &t.config)).unwrap().remove(0);
+        let t = parse("[targets.a]\nbase_url = \"https://a.org/\"\nrender = true\n")
+            .unwrap()
+            .remove(0);
+        let again = parse(&render(&t.name, &t.base_url, &t.config))
+            .unwrap()
+            .remove(0);
         assert_eq!(t, again);
     }
 }
