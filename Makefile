@@ -34,6 +34,13 @@ install: ## build and install the extension into the system Postgres
 	@scripts/setup.sh
 	@scripts/install.sh >/dev/null
 
+bench: ## speed figures (release builds, generated corpora); KERAI_BENCH_ONLY / KERAI_BENCH_SCALE
+	@scripts/setup.sh
+	@scripts/bench.sh
+
+fuzz: ## run each parser's cargo-fuzz target for a few minutes (FUZZ_SECONDS, default 120); not in CI
+	@scripts/fuzz.sh $${FUZZ_SECONDS:-120}
+
 fmt: ## format the code
 	cargo fmt --all
 

@@ -47,3 +47,9 @@ pg_owned_dir() {
 port_in_use() {
   (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null
 }
+
+# The measuring data beside the repository (benchmarks, suites): $KERAI_SHARED, else ../shared.
+if [ -z "${KERAI_SHARED:-}" ]; then
+  if [ -d "${KERAI_ROOT}/../shared" ]; then KERAI_SHARED="$(cd "${KERAI_ROOT}/../shared" && pwd)"; else KERAI_SHARED=/work/shared; fi
+fi
+export KERAI_SHARED

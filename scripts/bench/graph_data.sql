@@ -6,10 +6,10 @@ SET client_min_messages = warning;
 SELECT setseed(0.42);
 
 INSERT INTO kerai.nodes (id, kind, content, document_id, metadata)
-SELECT d.id, 'document', 'Generated document ' || g, d.id,
-       jsonb_build_object('source_url', 'https://bench.example/doc/' || g, 'content_hash', md5(g::text),
-                          'chain_depth', (g % 6)::text)
-FROM generate_series(1, :docs) g, LATERAL (SELECT gen_random_uuid() AS id) d;
+SELECT d.id, 'document', 'Generated document ' || d.g, d.id,
+       jsonb_build_object('source_url', 'https://bench.example/doc/' || d.g, 'content_hash', md5(d.g::text),
+                          'chain_depth', (d.g % 6)::text)
+FROM (SELECT kerai.uuid7() AS id, g FROM generate_series(1, :docs) g) d;
 
 INSERT INTO kerai.nodes (kind, content, parent_id, position, document_id)
 SELECT 'paragraph', 'Paragraph ' || p || ' of ' || d.content, d.id, p, d.id

@@ -2,7 +2,7 @@
 \set ON_ERROR_STOP on
 \pset format unaligned
 \pset tuples_only on
-SELECT format('%-28s median %8.2f ms', 'naive priority queue', kerai_bench.median_ms($q$
+SELECT kerai_bench.line('naive priority queue', kerai_bench.median_ms($q$
     SELECT n.content, rs.cite_count, kerai.score_reference(n.id) AS score
       FROM kerai.nodes n JOIN kerai.reference_state rs ON rs.node_id = n.id
      WHERE n.kind = 'reference' AND rs.status = 'unresolved'

@@ -1,21 +1,19 @@
 -- parse_markdown throughput over a 10 MB markdown corpus, against COPY of the same node rows
 -- (the floor Postgres allows for writing them), and detect_citations over the same text.
--- psql variables: corpus (a COPY text file readable by the client), nodes_file (a server-side path).
+-- Input: kerai_bench.md (markdown, metadata), loaded by scripts/bench.sh; psql variable nodes_file (a server-side path).
 \set ON_ERROR_STOP on
 \pset format unaligned
 \pset tuples_only on
 SET client_min_messages = warning;
-CREATE TEMP TABLE bench_md (markdown text, metadata jsonb);
-\copy bench_md FROM :'corpus'
-SELECT format('corpus: %s documents, %s MB of markdown', count(*), round(sum(octet_length(markdown)) / 1e6, 1)) FROM bench_md;
+SELECT format('corpus: %s documents, %s MB of markdown', count(*), round(sum(octet_length(markdown)) / 1e6, 1)) FROM kerai_bench.md;
 
 CREATE TEMP TABLE bench_t (what text, t timestamptz DEFAULT clock_timestamp());
 INSERT INTO bench_t VALUES ('parse start');
-SELECT count(kerai.parse_markdown(markdown, metadata)) FROM bench_md \g /dev/null
+SELECT count(kerai.parse_markdown(markdown, metadata)) FROM kerai_bench.md \g /dev/null
 INSERT INTO bench_t VALUES ('parse end');
 
 SELECT format('parse_markdown: %s nodes in %s s = %s nodes/s, %s MB/s',
-              n, round(s::numeric, 2), round(n / s), round((SELECT sum(octet_length(markdown)) FROM bench_md) / 1e6 / s, 2))
+              n, round(s::numeric, 2), round(n / s), round((SELECT sum(octet_length(markdown)) FROM kerai_bench.md) / 1e6 / s, 2))
 FROM (SELECT (SELECT count(*) FROM kerai.nodes) AS n,
              extract(epoch FROM (SELECT t FROM bench_t WHERE what = 'parse end') - (SELECT t FROM bench_t WHERE what = 'parse start')) AS s) x;
 
@@ -34,8 +32,8 @@ FROM (SELECT (SELECT count(*) FROM kerai.nodes) AS n,
 
 -- Citations in the same text.
 INSERT INTO bench_t VALUES ('cite start');
-SELECT count(*) FROM bench_md, LATERAL kerai.detect_citations(markdown) \g /dev/null
+SELECT count(*) FROM kerai_bench.md, LATERAL kerai.detect_citations(markdown) \g /dev/null
 INSERT INTO bench_t VALUES ('cite end');
 SELECT format('detect_citations: %s MB/s over the same markdown',
-              round((SELECT sum(octet_length(markdown)) FROM bench_md) / 1e6 /
+              round((SELECT sum(octet_length(markdown)) FROM kerai_bench.md) / 1e6 /
                     extract(epoch FROM (SELECT t FROM bench_t WHERE what = 'cite end') - (SELECT t FROM bench_t WHERE what = 'cite start'))::numeric, 2));

@@ -35,3 +35,7 @@ BEGIN
                  (SELECT percentile_cont(0.95) WITHIN GROUP (ORDER BY t) FROM unnest(times) t)];
 END
 $$;
+
+-- "label ........ median 12.34 ms"
+CREATE FUNCTION kerai_bench.line(label text, ms float8) RETURNS text
+LANGUAGE sql IMMUTABLE AS $$ SELECT rpad(label, 30) || ' median ' || lpad(round(ms::numeric, 2)::text, 10) || ' ms' $$;

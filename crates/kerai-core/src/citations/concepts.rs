@@ -76,7 +76,11 @@ fn find_quoted(text: &str) -> Vec<Found> {
             continue;
         }
         let from = inner.max(seen_to);
-        let limit = text.len().min(inner + QUOTE_WINDOW);
+        let mut limit = text.len().min(inner + QUOTE_WINDOW);
+        // The window may end inside a character; resume positions must be on boundaries.
+        while !text.is_char_boundary(limit) {
+            limit -= 1;
+        }
         let mut close = None;
         let mut stop = (limit, false);
         for (k, c) in text[from..].char_indices() {
