@@ -7,6 +7,7 @@
 
 pub mod db;
 pub mod run;
+pub use run::bin;
 pub mod site;
 
 pub use db::TestDb;
