@@ -26,6 +26,14 @@ export DATABASE_URL
 DATABASE_URL="$(scripts/db.sh url "$port" "$db")"
 kerai="${KERAI_ROOT}/target/debug/kerai"
 
+site="http://127.0.0.1:${KERAI_SITE_PORT:-28880}/"
+say "target 'example': the bundled site at ${site}"
+"$kerai" config set example --base-url "$site" file_types=html,pdf,docx,xlsx rate_limit_rps=20 max_pages=100 >/dev/null
+say "crawling (a second make demo finds the pages unchanged)"
+"$kerai" run example --plain
+echo
 "$kerai" status
 echo
+say "the corpus as SQL sees it (kerai.corpus_overview)"
+psql "$DATABASE_URL" -X -q -P pager=off -c "select * from kerai.corpus_overview"
 say "demo ready: make psql (SQL), make dburl (connection string), make demo-stop (stop everything)"

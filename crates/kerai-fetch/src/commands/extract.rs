@@ -105,7 +105,7 @@ pub fn plain(md: &str) -> String {
         if t.chars().all(|c| matches!(c, '|' | '-' | ':' | ' ')) && t.contains('-') {
             continue;
         }
-        let t = t.trim_matches('|').replace(" | ", "\t");
+        let t = t.trim_matches('|').trim().replace(" | ", "\t");
         let mut s = String::with_capacity(t.len());
         let mut rest = t.as_str();
         while let Some(open) = rest.find("](") {
