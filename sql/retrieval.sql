@@ -1,45 +1,185 @@
--- Retrieval: chunks of documents, their embeddings (pgvector), hybrid search, answers with
--- citations and the AI request log (seed 001), entities and claims (seed 000).
+-- Retrieval: settings, chunks of documents, their embeddings (pgvector), the embedding
+-- worker's contract, entities and claims (seed 000), the AI request log (seed 001) and raw
+-- HTML over 1 MB kept out of line.
+
+-- ---------------------------------------------------------------- settings
+
+-- Defaults live in code; the table holds only what was changed, so a database dump restores
+-- cleanly over a fresh CREATE EXTENSION.
+CREATE FUNCTION kerai.setting_defaults() RETURNS jsonb
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+    SELECT '{
+        "chunk_tokens": 512, "chunk_overlap": 64, "chunk_strategy": "section", "chunk_on_ingest": true,
+        "embedding_provider": "local", "embedding_model": "sentence-transformers/all-MiniLM-L6-v2",
+        "embedding_dimensions": 384, "embedding_base_url": null, "embedding_api_key_env": "KERAI_EMBEDDING_API_KEY",
+        "embedding_batch": 32, "embedding_timeout_seconds": 30, "embedding_max_attempts": 5,
+        "chat_base_url": null, "chat_model": null, "chat_api_key_env": "KERAI_CHAT_API_KEY", "chat_timeout_seconds": 60,
+        "llm_claims": false, "llm_claims_domain": "general",
+        "search_rrf_k": 60, "search_candidates": 100, "search_fts_budget": 5000, "answer_passages": 5
+    }'::jsonb
+$$;
+
+CREATE TABLE kerai.settings (
+    key        text PRIMARY KEY,
+    value      jsonb NOT NULL,
+    updated_at timestamptz NOT NULL DEFAULT now()
+);
+COMMENT ON TABLE kerai.settings IS
+    'Retrieval settings changed from their defaults (kerai.setting_defaults()); kerai.settings_all shows every one. '
+    'Change them with kerai.set_setting(key, value), kerai.configure_embeddings(...) or kerai.configure_chat(...). '
+    'Secrets are never stored here: API keys come from the environment variable a *_api_key_env setting names.';
+
+CREATE FUNCTION kerai.setting(key text) RETURNS jsonb
+LANGUAGE sql STABLE PARALLEL SAFE AS $$
+    SELECT coalesce((SELECT s.value FROM kerai.settings s WHERE s.key = setting.key), kerai.setting_defaults() -> key)
+$$;
+
+CREATE VIEW kerai.settings_all AS
+SELECT d.key, coalesce(s.value, d.value) AS value, d.value AS default_value, s.key IS NOT NULL AS changed, s.updated_at
+  FROM jsonb_each(kerai.setting_defaults()) d
+  LEFT JOIN kerai.settings s ON s.key = d.key
+ ORDER BY d.key;
+COMMENT ON VIEW kerai.settings_all IS 'Every retrieval setting: its value, its default, and whether it was changed.';
+
+CREATE FUNCTION kerai.reset_setting(key text) RETURNS jsonb
+LANGUAGE sql AS $$
+    DELETE FROM kerai.settings s WHERE s.key = reset_setting.key;
+    SELECT kerai.setting(key);
+$$;
+
+CREATE FUNCTION kerai.set_setting(key text, value jsonb) RETURNS jsonb
+LANGUAGE plpgsql AS $$
+#variable_conflict use_variable
+BEGIN
+    IF NOT kerai.setting_defaults() ? key THEN
+        RAISE EXCEPTION 'kerai.set_setting: unknown setting "%"', key USING ERRCODE = '22023',
+            HINT = 'SELECT key, value FROM kerai.settings_all lists them';
+    END IF;
+    IF value IS NULL THEN
+        RAISE EXCEPTION 'kerai.set_setting: the value of % is NULL', key USING ERRCODE = '22023',
+            HINT = 'use JSON null (''null''::jsonb) to clear a URL, or kerai.reset_setting(key) for the default';
+    END IF;
+    IF key IN ('chunk_tokens', 'chunk_overlap', 'embedding_dimensions', 'embedding_batch', 'embedding_timeout_seconds',
+               'embedding_max_attempts', 'chat_timeout_seconds', 'search_rrf_k', 'search_candidates', 'search_fts_budget',
+               'answer_passages')
+       AND (jsonb_typeof(value) <> 'number' OR (value #>> '{}')::numeric <= 0 OR (value #>> '{}')::numeric % 1 <> 0) THEN
+        RAISE EXCEPTION 'kerai.set_setting: % must be a positive whole number, not %', key, value USING ERRCODE = '22023';
+    END IF;
+    IF key IN ('chunk_on_ingest', 'llm_claims') AND jsonb_typeof(value) <> 'boolean' THEN
+        RAISE EXCEPTION 'kerai.set_setting: % must be true or false, not %', key, value USING ERRCODE = '22023';
+    END IF;
+    IF key = 'embedding_provider' AND NOT value ?| ARRAY['local', 'openai', 'none'] THEN
+        RAISE EXCEPTION 'kerai.set_setting: embedding_provider must be "local", "openai" or "none", not %', value
+            USING ERRCODE = '22023';
+    END IF;
+    IF key = 'chunk_strategy' AND NOT value ?| ARRAY['section', 'paragraph', 'length'] THEN
+        RAISE EXCEPTION 'kerai.set_setting: chunk_strategy must be "section", "paragraph" or "length", not %', value
+            USING ERRCODE = '22023';
+    END IF;
+    IF key LIKE '%_url' AND jsonb_typeof(value) NOT IN ('string', 'null') THEN
+        RAISE EXCEPTION 'kerai.set_setting: % must be a URL string or null', key USING ERRCODE = '22023';
+    END IF;
+    IF key LIKE '%_url' AND jsonb_typeof(value) = 'string' AND value #>> '{}' !~ '^https?://[^/]+' THEN
+        RAISE EXCEPTION 'kerai.set_setting: % must be an http(s) URL, not %', key, value USING ERRCODE = '22023';
+    END IF;
+    INSERT INTO kerai.settings AS s (key, value) VALUES (key, value)
+    ON CONFLICT ON CONSTRAINT settings_pkey DO UPDATE SET value = EXCLUDED.value, updated_at = now();
+    RETURN value;
+END
+$$;
+
+CREATE FUNCTION kerai._embedding_config() RETURNS jsonb
+LANGUAGE sql STABLE AS $$
+    SELECT jsonb_build_object(
+        'provider', kerai.setting('embedding_provider'),
+        'model', kerai.setting('embedding_model'),
+        'dimensions', kerai.setting('embedding_dimensions'),
+        'base_url', kerai.setting('embedding_base_url'),
+        'api_key_env', kerai.setting('embedding_api_key_env'),
+        'batch', kerai.setting('embedding_batch'),
+        'timeout_seconds', kerai.setting('embedding_timeout_seconds'),
+        'max_attempts', kerai.setting('embedding_max_attempts'))
+$$;
+
+CREATE FUNCTION kerai._chat_config() RETURNS jsonb
+LANGUAGE sql STABLE AS $$
+    SELECT jsonb_build_object(
+        'base_url', kerai.setting('chat_base_url'),
+        'model', kerai.setting('chat_model'),
+        'api_key_env', kerai.setting('chat_api_key_env'),
+        'timeout_seconds', kerai.setting('chat_timeout_seconds'))
+$$;
+
+-- Chunk options for a document of `target`: the settings, then the target's config (and its
+-- tags, copied onto every chunk).
+CREATE FUNCTION kerai._chunk_options(target text) RETURNS jsonb
+LANGUAGE sql STABLE AS $$
+    SELECT jsonb_build_object('target_tokens', kerai.setting('chunk_tokens'),
+                              'overlap_tokens', kerai.setting('chunk_overlap'),
+                              'strategy', kerai.setting('chunk_strategy'))
+        || coalesce((SELECT jsonb_strip_nulls(jsonb_build_object('target_tokens', t.config->'chunk_size',
+                                                                 'overlap_tokens', t.config->'chunk_overlap',
+                                                                 'strategy', t.config->'chunk_strategy',
+                                                                 'tags', t.config->'tags'))
+                       FROM kerai.targets t WHERE t.name = _chunk_options.target), '{}'::jsonb)
+$$;
+
+-- ---------------------------------------------------------------- chunks
+
+-- Headings joined by spaces, for the full-text column. array_to_string is only STABLE in
+-- general (element output functions), but for text[] it cannot change.
+CREATE FUNCTION kerai._join_headings(path text[]) RETURNS text
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$ SELECT array_to_string(path, ' ') $$;
 
 CREATE TABLE kerai.chunks (
-    id              uuid PRIMARY KEY,
-    chunk_key       text NOT NULL,
-    document_id     uuid NOT NULL REFERENCES kerai.nodes (id) ON DELETE CASCADE,
-    page_version_id uuid REFERENCES kerai.page_versions (id) ON DELETE SET NULL,
-    target_id       uuid REFERENCES kerai.targets (id) ON DELETE SET NULL,
-    chunk_index     integer NOT NULL,
-    chunk_total     integer NOT NULL,
-    chunk_strategy  text NOT NULL,
-    content         text NOT NULL,
-    token_count     integer NOT NULL,
-    content_hash    text NOT NULL,
-    heading_path    text[] NOT NULL DEFAULT '{}',
-    source_url      text,
-    parent_url      text,
-    source_type     text,
-    title           text,
-    language        text,
-    version_hint    text,
-    last_modified   text,
-    crawl_timestamp timestamptz,
-    tags            text[] NOT NULL DEFAULT '{}',
-    embedding_status text NOT NULL DEFAULT 'pending' CHECK (embedding_status IN ('pending', 'done', 'failed')),
-    embedding_error text,
-    created_at      timestamptz NOT NULL DEFAULT now(),
+    id                 uuid PRIMARY KEY,
+    chunk_key          text NOT NULL,
+    document_id        uuid NOT NULL REFERENCES kerai.nodes (id) ON DELETE CASCADE,
+    page_version_id    uuid REFERENCES kerai.page_versions (id) ON DELETE SET NULL,
+    target_id          uuid REFERENCES kerai.targets (id) ON DELETE SET NULL,
+    chunk_index        integer NOT NULL CHECK (chunk_index >= 0),
+    chunk_total        integer NOT NULL CHECK (chunk_total > chunk_index),
+    chunk_strategy     text NOT NULL,
+    content            text NOT NULL,
+    token_count        integer NOT NULL,
+    content_hash       text NOT NULL,
+    heading_path       text[] NOT NULL DEFAULT '{}',
+    source_url         text,
+    parent_url         text,
+    source_type        text,
+    title              text,
+    language           text,
+    version_hint       text,
+    last_modified      text,
+    crawl_timestamp    timestamptz,
+    tags               text[] NOT NULL DEFAULT '{}',
+    embedding_status   text NOT NULL DEFAULT 'pending' CHECK (embedding_status IN ('pending', 'done', 'failed')),
+    embedding_attempts integer NOT NULL DEFAULT 0,
+    embedding_error    text,
+    embedding_next_try timestamptz,
+    leased_by          text,
+    lease_until        timestamptz,
+    created_at         timestamptz NOT NULL DEFAULT now(),
+    updated_at         timestamptz NOT NULL DEFAULT now(),
     fts tsvector GENERATED ALWAYS AS (
-        setweight(to_tsvector('english', coalesce(title, '') || ' ' || array_to_string(heading_path, ' ')), 'B')
-        || setweight(to_tsvector('english', content), 'A')) STORED,
-    CONSTRAINT chunks_once_per_document UNIQUE (document_id, chunk_index)
+        setweight(to_tsvector('english', coalesce(title, '') || ' ' || kerai._join_headings(heading_path)), 'B')
+        || setweight(to_tsvector('english', content), 'A')) STORED
 );
 COMMENT ON TABLE kerai.chunks IS
-    'Token-aware chunks of documents. id is deterministic (a hash of source_url, chunk_index and the document''s '
-    'content hash), so a new version gets fresh chunks and re-ingesting the same one makes none; chunk_key (a hash '
-    'of source_url and chunk_index) is the same across versions, for upserts into outside stores.';
+    'Token-aware chunks of documents (kerai.chunk_document). id = a hash of source_url and chunk_index (chunk_key is '
+    'the source_url, or kerai:document:<id> without one), so a new version of a page replaces its chunks in place; '
+    'a chunk whose text changed waits for a new embedding (embedding_status pending), an unchanged one keeps its own.';
 CREATE INDEX chunks_fts_idx ON kerai.chunks USING gin (fts);
+-- Full-text ranking weighs lexemes by IDF estimated from these statistics (kerai._fts_terms):
+-- 1,000 gives about ten thousand tracked lexemes, as good as exact frequencies on SciFact.
+ALTER TABLE kerai.chunks ALTER COLUMN fts SET STATISTICS 1000;
 CREATE INDEX chunks_document_idx ON kerai.chunks (document_id);
-CREATE INDEX chunks_pending_idx ON kerai.chunks (created_at) WHERE embedding_status = 'pending';
-CREATE INDEX chunks_content_hash_idx ON kerai.chunks (content_hash);
+CREATE INDEX chunks_key_idx ON kerai.chunks (chunk_key, chunk_index);
+CREATE INDEX chunks_to_embed_idx ON kerai.chunks (created_at, id) WHERE embedding_status <> 'done';
+CREATE INDEX chunks_page_version_idx ON kerai.chunks (page_version_id);
 CREATE INDEX chunks_source_url_idx ON kerai.chunks (source_url text_pattern_ops);
+
+-- ---------------------------------------------------------------- embeddings
 
 CREATE TABLE kerai.embeddings (
     chunk_id   uuid PRIMARY KEY REFERENCES kerai.chunks (id) ON DELETE CASCADE,
@@ -50,39 +190,250 @@ CREATE TABLE kerai.embeddings (
     CONSTRAINT embeddings_dimensions_match CHECK (vector_dims(embedding) = dimensions)
 );
 COMMENT ON TABLE kerai.embeddings IS
-    'One embedding per chunk, with the model that made it. Each model gets its own HNSW index '
-    '(kerai.create_embedding_index); all-MiniLM-L6-v2 (384 dimensions) has one from the start.';
+    'One embedding per chunk, with the model that made it. Each model has its own HNSW index '
+    '(kerai.create_embedding_index, called by kerai.configure_embeddings).';
 
--- An HNSW index (cosine) for one model's vectors.
+-- An HNSW index (cosine) over one model's vectors; returns its name.
 CREATE FUNCTION kerai.create_embedding_index(model text, dims integer) RETURNS text
 LANGUAGE plpgsql AS $$
 DECLARE
     name text := 'embeddings_hnsw_' || substr(md5(model), 1, 10) || '_' || dims;
 BEGIN
-    IF dims < 1 OR dims > 2000 THEN
-        RAISE EXCEPTION 'an HNSW index takes 1 to 2000 dimensions, not %', dims USING ERRCODE = '22023';
+    IF dims IS NULL OR dims < 1 OR dims > 2000 THEN
+        RAISE EXCEPTION 'kerai.create_embedding_index: an HNSW index takes 1 to 2000 dimensions, not %', dims
+            USING ERRCODE = '22023';
     END IF;
     EXECUTE format('CREATE INDEX IF NOT EXISTS %I ON kerai.embeddings USING hnsw ((embedding::vector(%s)) vector_cosine_ops) WHERE model_name = %L',
                    name, dims, model);
     RETURN name;
 END
 $$;
-SELECT kerai.create_embedding_index('all-MiniLM-L6-v2', 384);
+SELECT kerai.create_embedding_index('sentence-transformers/all-MiniLM-L6-v2', 384);
 
--- Settings for retrieval and answers, one row per key (kerai.settings).
-CREATE TABLE kerai.settings (
-    key        text PRIMARY KEY,
-    value      jsonb NOT NULL,
-    updated_at timestamptz NOT NULL DEFAULT now()
+-- Choose the embedding provider. A different model or size sends every chunk back to be
+-- embedded again (old vectors are kept until the new ones replace them).
+CREATE FUNCTION kerai.configure_embeddings(provider text, model text DEFAULT NULL, dimensions integer DEFAULT NULL,
+                                           base_url text DEFAULT NULL, api_key_env text DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE plpgsql AS $$
+DECLARE
+    old_model text := kerai.setting('embedding_model') #>> '{}';
+    old_dims integer := (kerai.setting('embedding_dimensions') #>> '{}')::integer;
+BEGIN
+    IF provider = 'local' THEN
+        IF model IS NOT NULL AND model <> 'sentence-transformers/all-MiniLM-L6-v2' THEN
+            RAISE EXCEPTION 'kerai.configure_embeddings: the local provider runs sentence-transformers/all-MiniLM-L6-v2, not %', model
+                USING ERRCODE = '22023', HINT = 'use the openai provider for other models';
+        END IF;
+        model := 'sentence-transformers/all-MiniLM-L6-v2';
+        dimensions := 384;
+    ELSIF provider = 'openai' THEN
+        IF model IS NULL OR dimensions IS NULL OR base_url IS NULL THEN
+            RAISE EXCEPTION 'kerai.configure_embeddings: the openai provider needs a model, its dimensions and a base URL'
+                USING ERRCODE = '22023',
+                      HINT = 'SELECT kerai.configure_embeddings(''openai'', ''text-embedding-3-small'', 1536, ''https://api.openai.com/v1'')';
+        END IF;
+    ELSIF provider = 'none' THEN
+        PERFORM kerai.set_setting('embedding_provider', '"none"');
+        RETURN kerai._embedding_config();
+    ELSE
+        RAISE EXCEPTION 'kerai.configure_embeddings: provider must be local, openai or none, not "%"', provider
+            USING ERRCODE = '22023';
+    END IF;
+    PERFORM kerai.set_setting('embedding_provider', to_jsonb(provider));
+    PERFORM kerai.set_setting('embedding_model', to_jsonb(model));
+    PERFORM kerai.set_setting('embedding_dimensions', to_jsonb(dimensions));
+    PERFORM kerai.set_setting('embedding_base_url', coalesce(to_jsonb(base_url), 'null'::jsonb));
+    IF api_key_env IS NOT NULL THEN
+        PERFORM kerai.set_setting('embedding_api_key_env', to_jsonb(api_key_env));
+    END IF;
+    PERFORM kerai.create_embedding_index(model, dimensions);
+    IF model IS DISTINCT FROM old_model OR dimensions IS DISTINCT FROM old_dims THEN
+        UPDATE kerai.chunks SET embedding_status = 'pending', embedding_attempts = 0, embedding_error = NULL,
+               embedding_next_try = NULL, leased_by = NULL, lease_until = NULL;
+    END IF;
+    RETURN kerai._embedding_config();
+END
+$$;
+
+CREATE FUNCTION kerai.configure_chat(base_url text, model text, api_key_env text DEFAULT NULL) RETURNS jsonb
+LANGUAGE plpgsql AS $$
+BEGIN
+    PERFORM kerai.set_setting('chat_base_url', coalesce(to_jsonb(base_url), 'null'::jsonb));
+    PERFORM kerai.set_setting('chat_model', coalesce(to_jsonb(model), 'null'::jsonb));
+    IF api_key_env IS NOT NULL THEN
+        PERFORM kerai.set_setting('chat_api_key_env', to_jsonb(api_key_env));
+    END IF;
+    RETURN kerai._chat_config();
+END
+$$;
+
+-- The text's embedding under the configured provider (kerai._embed does the work).
+CREATE FUNCTION kerai.embed(text text) RETURNS vector
+LANGUAGE sql STABLE STRICT PARALLEL RESTRICTED AS $$ SELECT kerai._embed(text)::vector $$;
+
+-- The embedding worker's contract (the fetcher's `kerai embed`, and kerai.embed_pending):
+-- claim chunks that wait for an embedding, store vectors, or report a failure.
+CREATE FUNCTION kerai._embed_claim(worker text, n integer DEFAULT 32, lease_seconds integer DEFAULT 120)
+RETURNS TABLE (id uuid, content text)
+LANGUAGE sql AS $$
+    UPDATE kerai.chunks c SET leased_by = worker, lease_until = now() + make_interval(secs => lease_seconds)
+      FROM (SELECT x.id FROM kerai.chunks x
+             WHERE x.embedding_status <> 'done'
+               AND x.embedding_attempts < (kerai.setting('embedding_max_attempts') #>> '{}')::integer
+               AND coalesce(x.embedding_next_try, '-infinity') <= now()
+               AND coalesce(x.lease_until, '-infinity') < now()
+             ORDER BY x.created_at, x.id LIMIT n FOR UPDATE SKIP LOCKED) pick
+     WHERE c.id = pick.id
+    RETURNING c.id, c.content
+$$;
+
+-- Store vectors (pgvector text form) for chunks; worker NULL stores without a lease (the
+-- caller holds the rows locked). A vector of the wrong size is refused whole: nothing is
+-- half-written. Chunks whose text changed since the claim are left for the next claim.
+CREATE FUNCTION kerai._embed_store(worker text, model text, ids uuid[], vectors text[]) RETURNS integer
+LANGUAGE plpgsql AS $$
+#variable_conflict use_variable
+DECLARE
+    dims integer := (kerai.setting('embedding_dimensions') #>> '{}')::integer;
+    want text := kerai.setting('embedding_model') #>> '{}';
+    bad integer;
+    n integer;
+BEGIN
+    IF cardinality(ids) IS DISTINCT FROM cardinality(vectors) THEN
+        RAISE EXCEPTION 'kerai._embed_store: % chunk ids but % vectors', cardinality(ids), cardinality(vectors)
+            USING ERRCODE = '22023';
+    END IF;
+    IF model IS DISTINCT FROM want THEN
+        RAISE EXCEPTION 'kerai._embed_store: vectors from model "%" but the configured model is "%"', model, want
+            USING ERRCODE = '22023', HINT = 'restart the fetcher after kerai.configure_embeddings';
+    END IF;
+    SELECT min(o) INTO bad FROM unnest(vectors) WITH ORDINALITY AS u(v, o) WHERE vector_dims(v::vector) <> dims;
+    IF bad IS NOT NULL THEN
+        RAISE EXCEPTION 'kerai._embed_store: vector % has % dimensions, the model "%" has %', bad,
+            vector_dims(vectors[bad]::vector), want, dims USING ERRCODE = '22023',
+            HINT = 'set embedding_dimensions to the model''s size with kerai.configure_embeddings';
+    END IF;
+    WITH mine AS (
+        SELECT c.id, u.v FROM unnest(ids, vectors) AS u(id, v)
+          JOIN kerai.chunks c ON c.id = u.id
+         WHERE c.embedding_status <> 'done' AND (worker IS NULL OR c.leased_by = worker)
+    ), stored AS (
+        INSERT INTO kerai.embeddings AS e (chunk_id, model_name, dimensions, embedding)
+        SELECT id, model, dims, v::vector FROM mine
+        ON CONFLICT (chunk_id) DO UPDATE SET model_name = EXCLUDED.model_name, dimensions = EXCLUDED.dimensions,
+               embedding = EXCLUDED.embedding, created_at = now()
+        RETURNING e.chunk_id
+    )
+    UPDATE kerai.chunks c SET embedding_status = 'done', embedding_error = NULL, embedding_next_try = NULL,
+           leased_by = NULL, lease_until = NULL
+      FROM stored WHERE c.id = stored.chunk_id;
+    GET DIAGNOSTICS n = ROW_COUNT;
+    RETURN n;
+END
+$$;
+
+-- A failed embedding attempt: retried after 30 s x 2^(attempts - 1), up to
+-- embedding_max_attempts; kerai.retry_embeddings() brings them all back.
+CREATE FUNCTION kerai._embed_fail(worker text, ids uuid[], error text) RETURNS integer
+LANGUAGE plpgsql AS $$
+DECLARE
+    n integer;
+BEGIN
+    UPDATE kerai.chunks c SET embedding_status = 'failed', embedding_attempts = c.embedding_attempts + 1,
+           embedding_error = left(error, 2000),
+           embedding_next_try = now() + make_interval(secs => 30 * power(2, c.embedding_attempts)),
+           leased_by = NULL, lease_until = NULL
+     WHERE c.id = ANY(ids) AND c.embedding_status <> 'done' AND (worker IS NULL OR c.leased_by = worker);
+    GET DIAGNOSTICS n = ROW_COUNT;
+    RETURN n;
+END
+$$;
+
+CREATE FUNCTION kerai.retry_embeddings() RETURNS integer
+LANGUAGE plpgsql AS $$
+DECLARE
+    n integer;
+BEGIN
+    UPDATE kerai.chunks SET embedding_status = 'pending', embedding_attempts = 0, embedding_next_try = NULL,
+           leased_by = NULL, lease_until = NULL
+     WHERE embedding_status = 'failed';
+    GET DIAGNOSTICS n = ROW_COUNT;
+    RETURN n;
+END
+$$;
+
+-- Chunk a document right after it is ingested (site crawls and the citation loop call it),
+-- when chunk_on_ingest is on.
+CREATE FUNCTION kerai._document_ingested(doc uuid) RETURNS jsonb
+LANGUAGE plpgsql AS $$
+BEGIN
+    IF doc IS NULL OR NOT coalesce((kerai.setting('chunk_on_ingest'))::text::boolean, true) THEN
+        RETURN NULL;
+    END IF;
+    -- The ingest paths know this is the current content (a page may return to an older text).
+    RETURN kerai.chunk_document(doc, '{"force": true}');
+END
+$$;
+
+-- Documents without chunks (ingested before chunking was on, or with parse_markdown alone).
+CREATE FUNCTION kerai.chunk_pending(max integer DEFAULT 100) RETURNS integer
+LANGUAGE plpgsql AS $$
+DECLARE
+    d uuid;
+    n integer := 0;
+BEGIN
+    FOR d IN SELECT x.id FROM kerai.nodes x
+              WHERE x.kind = 'document'
+                AND NOT EXISTS (SELECT 1 FROM kerai.chunks c WHERE c.document_id = x.id)
+                AND EXISTS (SELECT 1 FROM kerai.nodes b WHERE b.document_id = x.id AND b.kind <> 'document')
+                AND NOT EXISTS (SELECT 1 FROM kerai.nodes newer
+                                 WHERE newer.kind = 'document' AND newer.id > x.id
+                                   AND newer.metadata->>'source_url' = x.metadata->>'source_url')
+              ORDER BY x.id LIMIT max LOOP
+        PERFORM kerai.chunk_document(d);
+        n := n + 1;
+    END LOOP;
+    RETURN n;
+END
+$$;
+
+-- ---------------------------------------------------------------- entities and claims
+
+CREATE TABLE kerai.entities (
+    id          bigserial PRIMARY KEY,
+    chunk_id    uuid NOT NULL REFERENCES kerai.chunks (id) ON DELETE CASCADE,
+    text        text NOT NULL,
+    kind        text NOT NULL,
+    start_char  integer NOT NULL,
+    end_char    integer NOT NULL,
+    confidence  real NOT NULL
 );
-INSERT INTO kerai.settings VALUES
-    ('embedding_model', '"all-MiniLM-L6-v2"'),
-    ('embedding_dimensions', '384'),
-    ('search_rrf_k', '60'),
-    ('search_candidates', '50');
+COMMENT ON TABLE kerai.entities IS
+    'Named entities found by rules in each chunk (organization, person, product, location, date, money, number, '
+    'email, url, other), with character offsets into the chunk''s content.';
+CREATE INDEX entities_chunk_idx ON kerai.entities (chunk_id);
+CREATE INDEX entities_kind_text_idx ON kerai.entities (kind, lower(text));
 
-CREATE FUNCTION kerai.setting(key text) RETURNS jsonb
-LANGUAGE sql STABLE AS $$ SELECT value FROM kerai.settings s WHERE s.key = setting.key $$;
+CREATE TABLE kerai.claims (
+    id          bigserial PRIMARY KEY,
+    document_id uuid NOT NULL REFERENCES kerai.nodes (id) ON DELETE CASCADE,
+    chunk_id    uuid REFERENCES kerai.chunks (id) ON DELETE CASCADE,
+    statement   text NOT NULL,
+    subject     text NOT NULL,
+    predicate   text NOT NULL,
+    object      text NOT NULL,
+    confidence  real NOT NULL CHECK (confidence BETWEEN 0 AND 1),
+    source      text NOT NULL CHECK (source IN ('json_ld', 'pattern', 'llm')),
+    request_id  uuid,
+    created_at  timestamptz NOT NULL DEFAULT now()
+);
+COMMENT ON TABLE kerai.claims IS
+    'Claims (statement, subject / predicate / object, confidence) with their source chunk: from the page''s JSON-LD '
+    '(json_ld), from sentence patterns (pattern), or from a chat model (llm, request_id names the logged call).';
+CREATE INDEX claims_document_idx ON kerai.claims (document_id);
+CREATE INDEX claims_chunk_idx ON kerai.claims (chunk_id);
+CREATE INDEX claims_subject_idx ON kerai.claims (lower(subject));
 
 -- ---------------------------------------------------------------- the AI request log (seed 001)
 
@@ -91,10 +442,11 @@ CREATE TABLE kerai.ai_requests (
     user_name    text NOT NULL DEFAULT current_user,
     target_id    uuid REFERENCES kerai.targets (id) ON DELETE SET NULL,
     query        text NOT NULL,
-    purpose      text NOT NULL DEFAULT 'answer',
+    purpose      text NOT NULL DEFAULT 'answer' CHECK (purpose IN ('answer', 'claims')),
     filters      jsonb NOT NULL DEFAULT '{}'::jsonb,
     created_at   timestamptz NOT NULL DEFAULT now()
 );
+COMMENT ON TABLE kerai.ai_requests IS 'What was asked: questions (kerai.answer) and LLM claim extractions.';
 CREATE INDEX ai_requests_created_idx ON kerai.ai_requests (created_at);
 
 CREATE TABLE kerai.ai_responses (
@@ -108,6 +460,8 @@ CREATE TABLE kerai.ai_responses (
     tokens_used       integer GENERATED ALWAYS AS (prompt_tokens + completion_tokens) STORED,
     created_at        timestamptz NOT NULL DEFAULT now()
 );
+COMMENT ON TABLE kerai.ai_responses IS
+    'What was answered, by which model (extractive: no model), and the tokens it cost.';
 
 CREATE TABLE kerai.citations (
     id              uuid PRIMARY KEY DEFAULT kerai.uuid7(),
@@ -115,38 +469,113 @@ CREATE TABLE kerai.citations (
     chunk_id        uuid REFERENCES kerai.chunks (id) ON DELETE SET NULL,
     relevance_score numeric(5, 4) NOT NULL,
     citation_order  integer NOT NULL,
+    cited_text      text NOT NULL,
+    page_version_id uuid,
+    source_url      text,
     CONSTRAINT citations_once_per_order UNIQUE (response_id, citation_order)
 );
+COMMENT ON TABLE kerai.citations IS
+    'The chunks an answer cites, in order. cited_text, page_version_id and source_url keep what was cited even after '
+    'a new version of the page replaces the chunk''s text.';
 CREATE INDEX citations_response_idx ON kerai.citations (response_id);
+CREATE INDEX citations_chunk_idx ON kerai.citations (chunk_id);
 
--- ---------------------------------------------------------------- entities and claims
+-- Record an answer: the request, the response, and its citations (in order, with relevance in
+-- 0..1). citations: [{chunk_id, relevance_score}]. Returns the request id.
+CREATE FUNCTION kerai._record_answer(query text, response text, model text, mode text,
+                                     prompt_tokens integer, completion_tokens integer,
+                                     citations jsonb, filters jsonb DEFAULT '{}'::jsonb,
+                                     purpose text DEFAULT 'answer')
+RETURNS uuid
+LANGUAGE plpgsql AS $$
+#variable_conflict use_variable
+DECLARE
+    req uuid;
+    resp uuid;
+BEGIN
+    INSERT INTO kerai.ai_requests (query, filters, purpose, target_id)
+    VALUES (query, coalesce(filters, '{}'::jsonb) - 'query_embedding', purpose,
+            CASE WHEN filters ? 'target' THEN (kerai._target(filters->>'target')).id END)
+    RETURNING id INTO req;
+    INSERT INTO kerai.ai_responses (request_id, response, model, mode, prompt_tokens, completion_tokens)
+    VALUES (req, response, model, mode, coalesce(prompt_tokens, 0), coalesce(completion_tokens, 0))
+    RETURNING id INTO resp;
+    INSERT INTO kerai.citations (response_id, chunk_id, relevance_score, citation_order, cited_text, page_version_id, source_url)
+    SELECT resp, ch.id, round(least(1, greatest(0, (x.c->>'relevance_score')::numeric)), 4), x.o::integer,
+           ch.content, ch.page_version_id, ch.source_url
+      FROM jsonb_array_elements(coalesce(citations, '[]'::jsonb)) WITH ORDINALITY AS x(c, o)
+      JOIN kerai.chunks ch ON ch.id = (x.c->>'chunk_id')::uuid;
+    RETURN req;
+END
+$$;
 
-CREATE TABLE kerai.entities (
-    id          bigserial PRIMARY KEY,
-    chunk_id    uuid NOT NULL REFERENCES kerai.chunks (id) ON DELETE CASCADE,
-    text        text NOT NULL,
-    kind        text NOT NULL,
-    start_char  integer NOT NULL,
-    end_char    integer NOT NULL,
-    confidence  real NOT NULL
-);
-CREATE INDEX entities_chunk_idx ON kerai.entities (chunk_id);
-CREATE INDEX entities_kind_text_idx ON kerai.entities (kind, text);
+-- Claims a chat model extracted from a chunk: validated (kerai.parse_llm_claims) and stored,
+-- the call logged as an AI request with its token counts either way, so an invalid answer
+-- still shows what it cost. Returns {claims, request} or {claims: 0, request, error}.
+CREATE FUNCTION kerai.record_llm_claims(chunk uuid, prompt text, response text, model text,
+                                        prompt_tokens integer DEFAULT NULL, completion_tokens integer DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE plpgsql AS $$
+#variable_conflict use_variable
+DECLARE
+    c kerai.chunks;
+    req uuid;
+    n integer;
+BEGIN
+    SELECT * INTO c FROM kerai.chunks x WHERE x.id = chunk;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'kerai.record_llm_claims: there is no chunk %', chunk USING ERRCODE = '22023';
+    END IF;
+    req := kerai._record_answer(prompt, response, coalesce(model, 'unknown'), 'llm',
+                                coalesce(prompt_tokens, kerai.count_tokens(prompt)),
+                                coalesce(completion_tokens, kerai.count_tokens(response)),
+                                jsonb_build_array(jsonb_build_object('chunk_id', chunk, 'relevance_score', 1)),
+                                '{}'::jsonb, 'claims');
+    BEGIN
+        DELETE FROM kerai.claims x WHERE x.chunk_id = chunk AND x.source = 'llm';
+        INSERT INTO kerai.claims (document_id, chunk_id, statement, subject, predicate, object, confidence, source, request_id)
+        SELECT c.document_id, chunk, p.statement, p.subject, p.predicate, p.object, p.confidence, 'llm', req
+          FROM kerai.parse_llm_claims(response) p;
+        GET DIAGNOSTICS n = ROW_COUNT;
+    EXCEPTION WHEN invalid_parameter_value THEN
+        RETURN jsonb_build_object('claims', 0, 'request', req, 'error', SQLERRM);
+    END;
+    RETURN jsonb_build_object('claims', n, 'request', req);
+END
+$$;
 
-CREATE TABLE kerai.claims (
-    id          bigserial PRIMARY KEY,
-    document_id uuid NOT NULL REFERENCES kerai.nodes (id) ON DELETE CASCADE,
-    chunk_id    uuid REFERENCES kerai.chunks (id) ON DELETE CASCADE,
-    statement   text NOT NULL,
-    subject     text NOT NULL,
-    predicate   text NOT NULL,
-    object      text NOT NULL,
-    confidence  real NOT NULL,
-    source      text NOT NULL CHECK (source IN ('json_ld', 'pattern', 'llm')),
-    created_at  timestamptz NOT NULL DEFAULT now()
-);
-CREATE INDEX claims_document_idx ON kerai.claims (document_id);
-CREATE INDEX claims_subject_idx ON kerai.claims (lower(subject));
+-- Chunks no chat model was asked about in their current text, with the prompt to send.
+CREATE FUNCTION kerai._llm_claims_todo(n bigint DEFAULT 20) RETURNS TABLE (id uuid, prompt text)
+LANGUAGE sql STABLE AS $$
+    SELECT c.id, kerai.llm_claims_prompt(coalesce(kerai.setting('llm_claims_domain') #>> '{}', 'general'), c.content)
+      FROM kerai.chunks c
+     WHERE NOT EXISTS (SELECT 1 FROM kerai.citations ci
+                         JOIN kerai.ai_responses r ON r.id = ci.response_id
+                         JOIN kerai.ai_requests q ON q.id = r.request_id
+                        WHERE ci.chunk_id = c.id AND q.purpose = 'claims' AND ci.cited_text = c.content)
+     ORDER BY c.created_at, c.id
+     LIMIT n
+$$;
+
+-- Claims of one chunk by the configured chat model (kerai._chat does the call).
+CREATE FUNCTION kerai.extract_llm_claims(chunk uuid, domain text DEFAULT NULL) RETURNS jsonb
+LANGUAGE plpgsql AS $$
+#variable_conflict use_variable
+DECLARE
+    c kerai.chunks;
+    prompt text;
+    a jsonb;
+BEGIN
+    SELECT * INTO c FROM kerai.chunks x WHERE x.id = chunk;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'kerai.extract_llm_claims: there is no chunk %', chunk USING ERRCODE = '22023';
+    END IF;
+    prompt := kerai.llm_claims_prompt(coalesce(domain, kerai.setting('llm_claims_domain') #>> '{}', 'general'), c.content);
+    a := kerai._chat('You extract factual claims and answer with JSON only.', prompt);
+    RETURN kerai.record_llm_claims(chunk, prompt, a->>'text', a->>'model',
+                                   (a->>'prompt_tokens')::integer, (a->>'completion_tokens')::integer);
+END
+$$;
 
 -- ---------------------------------------------------------------- large raw HTML out of line
 
@@ -156,16 +585,19 @@ CREATE TABLE kerai.blobs (
     created_at timestamptz NOT NULL DEFAULT now()
 );
 COMMENT ON TABLE kerai.blobs IS
-    'Raw HTML over 1 MB, stored once per content (uri = kerai-blob:sha256:<hex>); page_versions keeps the URI.';
+    'Raw HTML over 1 MB, stored once per content (uri = kerai-blob:sha256:<hex>); page_versions keeps the URI and '
+    'kerai.html(version) reads either place.';
 
 CREATE FUNCTION kerai._page_html_out_of_line() RETURNS trigger
 LANGUAGE plpgsql AS $$
 DECLARE
     uri text;
+    bytes bytea;
 BEGIN
     IF NEW.raw_html IS NOT NULL AND octet_length(NEW.raw_html) > 1048576 THEN
-        uri := 'kerai-blob:sha256:' || encode(sha256(convert_to(NEW.raw_html, 'UTF8')), 'hex');
-        INSERT INTO kerai.blobs (uri, data) VALUES (uri, convert_to(NEW.raw_html, 'UTF8')) ON CONFLICT DO NOTHING;
+        bytes := convert_to(NEW.raw_html, 'UTF8');
+        uri := 'kerai-blob:sha256:' || encode(sha256(bytes), 'hex');
+        INSERT INTO kerai.blobs (uri, data) VALUES (uri, bytes) ON CONFLICT DO NOTHING;
         NEW.raw_html_uri := uri;
         NEW.raw_html := NULL;
     END IF;
@@ -175,8 +607,23 @@ $$;
 CREATE TRIGGER page_versions_html_out_of_line BEFORE INSERT OR UPDATE OF raw_html ON kerai.page_versions
     FOR EACH ROW EXECUTE FUNCTION kerai._page_html_out_of_line();
 
--- The raw HTML of a version wherever it is kept: `SELECT v.html FROM kerai.page_versions v`.
+-- The raw HTML of a version wherever it is kept: `SELECT kerai.html(v) FROM kerai.page_versions v`
+-- (or `v.html` with kerai on the search_path).
 CREATE FUNCTION kerai.html(v kerai.page_versions) RETURNS text
 LANGUAGE sql STABLE PARALLEL SAFE AS $$
     SELECT coalesce(v.raw_html, (SELECT convert_from(b.data, 'UTF8') FROM kerai.blobs b WHERE b.uri = v.raw_html_uri))
 $$;
+
+-- ---------------------------------------------------------------- dashboard
+
+CREATE VIEW kerai.retrieval_overview AS
+SELECT (SELECT count(*) FROM kerai.chunks) AS chunks,
+       (SELECT count(*) FROM kerai.chunks WHERE embedding_status = 'done') AS embedded,
+       (SELECT count(*) FROM kerai.chunks WHERE embedding_status = 'pending') AS pending,
+       (SELECT count(*) FROM kerai.chunks WHERE embedding_status = 'failed') AS failed,
+       (SELECT count(*) FROM kerai.entities) AS entities,
+       (SELECT count(*) FROM kerai.claims) AS claims,
+       (SELECT count(*) FROM kerai.ai_requests) AS ai_requests,
+       kerai.setting('embedding_provider') #>> '{}' AS embedding_provider,
+       kerai.setting('embedding_model') #>> '{}' AS embedding_model;
+COMMENT ON VIEW kerai.retrieval_overview IS 'Chunks, embeddings (done / pending / failed), facts and AI requests.';

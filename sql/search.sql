@@ -1,9 +1,16 @@
 -- Hybrid search (full text + vectors, fused by reciprocal rank) and answers with citations.
 
--- The query's embedding, or NULL (with a notice) when the embedding model is not available.
-CREATE FUNCTION kerai._query_embedding(query text) RETURNS vector
+-- The query's embedding: the caller's (filters.query_embedding), else the provider's, else
+-- NULL with a notice (search then runs on full text alone).
+CREATE FUNCTION kerai._query_embedding(query text, filters jsonb) RETURNS vector
 LANGUAGE plpgsql VOLATILE AS $$
 BEGIN
+    IF filters ? 'query_embedding' THEN
+        RETURN (filters->'query_embedding')::text::vector;
+    END IF;
+    IF kerai.setting('embedding_provider') #>> '{}' = 'none' THEN
+        RETURN NULL;
+    END IF;
     RETURN kerai.embed(query);
 EXCEPTION WHEN others THEN
     RAISE NOTICE 'kerai.search: vector search skipped (%); full text only', SQLERRM;
@@ -11,17 +18,106 @@ EXCEPTION WHEN others THEN
 END
 $$;
 
--- An OR query of the text's lexemes: every word counts, more words rank higher (like BM25),
--- instead of the AND that plainto_tsquery builds.
-CREATE FUNCTION kerai._or_query(query text) RETURNS tsquery
-LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-    SELECT coalesce(string_agg(quote_literal(lexeme), ' | '), '')::tsquery
-      FROM unnest(to_tsvector('english', query))
+-- The query's lexemes with their inverse document frequency, estimated from the statistics
+-- ANALYZE keeps for the full-text column (its most common lexemes and their frequencies; a
+-- lexeme not among them is rarer than the rarest listed). Before the first ANALYZE every
+-- lexeme weighs 1. `candidate` marks the rarest lexemes whose estimated matches stay within
+-- `search_fts_budget` rows (at least one): only they select candidate chunks, all of them score.
+CREATE FUNCTION kerai._fts_terms(query text)
+RETURNS TABLE (lexeme text, idf float8, df float8, candidate boolean)
+LANGUAGE sql STABLE AS $$
+    WITH st AS (
+        SELECT s.most_common_elems::text::text[] AS e, s.most_common_elem_freqs AS f
+          FROM pg_stats s
+         WHERE s.schemaname = 'kerai' AND s.tablename = 'chunks' AND s.attname = 'fts'
+         ORDER BY s.inherited DESC
+         LIMIT 1
+    ), n AS (
+        SELECT greatest(c.reltuples,
+                        coalesce((SELECT sum(greatest(p.reltuples, 0)) FROM pg_inherits i JOIN pg_class p ON p.oid = i.inhrelid
+                                   WHERE i.inhparent = c.oid), 0))::float8 AS n
+          FROM pg_class c WHERE c.oid = 'kerai.chunks'::regclass
+    ), q AS (
+        SELECT DISTINCT t.lexeme FROM unnest(to_tsvector('english', query)) t
+    ), w AS (
+        SELECT q.lexeme, d.df,
+               CASE WHEN d.df IS NULL OR n.n < 1 THEN 1.0
+                    ELSE ln(1 + (n.n - d.df + 0.5) / (d.df + 0.5)) END AS idf
+          FROM q CROSS JOIN n LEFT JOIN st ON true
+          CROSS JOIN LATERAL (
+              SELECT n.n * coalesce(st.f[array_position(st.e, q.lexeme)], st.f[array_length(st.e, 1) + 1] / 2) AS df) d
+    )
+    SELECT w.lexeme, w.idf, w.df,
+           coalesce(sum(w.df) OVER (ORDER BY w.df NULLS FIRST, w.lexeme ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0)
+               < (kerai.setting('search_fts_budget') #>> '{}')::float8
+      FROM w
+$$;
+
+-- The WHERE clause (on chunks c) of search filters; errors name a bad filter.
+CREATE FUNCTION kerai._search_where(filters jsonb) RETURNS text
+LANGUAGE plpgsql STABLE AS $$
+DECLARE
+    w text := 'true';
+    k text;
+BEGIN
+    IF filters IS NULL THEN
+        RETURN w;
+    END IF;
+    IF jsonb_typeof(filters) <> 'object' THEN
+        RAISE EXCEPTION 'kerai.search: filters must be a JSON object, not %', filters USING ERRCODE = '22023',
+            HINT = 'e.g. ''{"domain": "example.org", "language": "en"}''';
+    END IF;
+    FOR k IN SELECT jsonb_object_keys(filters) LOOP
+        IF k NOT IN ('target', 'domain', 'url_prefix', 'language', 'source_type', 'document', 'since', 'until',
+                     'mode', 'query_embedding') THEN
+            RAISE EXCEPTION 'kerai.search: unknown filter "%"', k USING ERRCODE = '22023',
+                HINT = 'filters are target, domain, url_prefix, language, source_type, document, since, until, mode and query_embedding';
+        END IF;
+    END LOOP;
+    IF filters ? 'target' THEN
+        w := w || format(' AND c.target_id = %L', (kerai._target(filters->>'target')).id);
+    END IF;
+    IF filters ? 'domain' THEN
+        w := w || format(' AND (substring(c.source_url from ''^[a-z][a-z0-9+.-]*://([^/:?#]+)'') = %1$L'
+                         ' OR substring(c.source_url from ''^[a-z][a-z0-9+.-]*://([^/:?#]+)'') LIKE %2$L)',
+                         lower(filters->>'domain'), '%.' || lower(filters->>'domain'));
+    END IF;
+    IF filters ? 'url_prefix' THEN
+        w := w || format(' AND c.source_url LIKE %L',
+                         replace(replace(replace(filters->>'url_prefix', '\', '\\'), '%', '\%'), '_', '\_') || '%');
+    END IF;
+    IF filters ? 'language' THEN
+        w := w || format(' AND c.language = %L', filters->>'language');
+    END IF;
+    IF filters ? 'source_type' THEN
+        w := w || format(' AND c.source_type = %L', filters->>'source_type');
+    END IF;
+    IF filters ? 'document' THEN
+        BEGIN
+            w := w || format(' AND c.document_id = %L', (filters->>'document')::uuid);
+        EXCEPTION WHEN invalid_text_representation THEN
+            RAISE EXCEPTION 'kerai.search: filter document must be a uuid, not "%"', filters->>'document' USING ERRCODE = '22023';
+        END;
+    END IF;
+    FOR k IN SELECT unnest(ARRAY['since', 'until']) LOOP
+        IF filters ? k THEN
+            BEGIN
+                w := w || format(' AND coalesce(c.crawl_timestamp, c.created_at) %s %L',
+                                 CASE k WHEN 'since' THEN '>=' ELSE '<' END, (filters->>k)::timestamptz);
+            EXCEPTION WHEN invalid_datetime_format OR datetime_field_overflow THEN
+                RAISE EXCEPTION 'kerai.search: filter % must be an ISO 8601 date or time, not "%"', k, filters->>k
+                    USING ERRCODE = '22023';
+            END;
+        END IF;
+    END LOOP;
+    RETURN w;
+END
 $$;
 
 -- filters: target (name), domain (host, subdomains included), url_prefix, language,
--- source_type, document (uuid), since / until (ISO 8601, on the crawl time), and mode
--- ('hybrid' (default), 'fts' or 'vector').
+-- source_type, document (uuid), since / until (ISO 8601, on the crawl time), mode ('hybrid'
+-- (default), 'fts' or 'vector') and query_embedding (a vector as a JSON array, when the caller
+-- embedded the query itself).
 CREATE FUNCTION kerai.search(query text, k integer DEFAULT 10, filters jsonb DEFAULT '{}'::jsonb)
 RETURNS TABLE (chunk_id uuid, content text, score float8, fts_rank integer, vector_rank integer,
                url text, title text, heading_path text[], version_date timestamptz, document_id uuid)
@@ -29,80 +125,61 @@ LANGUAGE plpgsql VOLATILE AS $$
 #variable_conflict use_column
 DECLARE
     mode text := coalesce(filters->>'mode', 'hybrid');
-    model text := kerai.setting('embedding_model')#>>'{}';
-    dims integer := (kerai.setting('embedding_dimensions'))::text::integer;
-    rrf_k float8 := (kerai.setting('search_rrf_k'))::text::float8;
-    n integer := greatest(k, (kerai.setting('search_candidates'))::text::integer);
+    model text := kerai.setting('embedding_model') #>> '{}';
+    dims integer := (kerai.setting('embedding_dimensions') #>> '{}')::integer;
+    rrf_k float8 := (kerai.setting('search_rrf_k') #>> '{}')::float8;
+    n integer;
     qv vector;
     tsq tsquery;
-    target_id uuid;
-    where_sql text := 'true';
+    term_queries tsquery[];
+    term_idfs float8[];
+    where_sql text;
 BEGIN
     IF query IS NULL OR btrim(query) = '' THEN
         RAISE EXCEPTION 'kerai.search: the query is empty' USING ERRCODE = '22023', HINT = 'pass some words to search for';
     END IF;
     IF k IS NULL OR k < 1 OR k > 1000 THEN
-        RAISE EXCEPTION 'kerai.search: k must be between 1 and 1000, not %', k USING ERRCODE = '22023';
-    END IF;
-    IF jsonb_typeof(filters) <> 'object' THEN
-        RAISE EXCEPTION 'kerai.search: filters must be a JSON object' USING ERRCODE = '22023',
-            HINT = 'e.g. ''{"domain": "example.org", "language": "en"}''';
+        RAISE EXCEPTION 'kerai.search: k must be between 1 and 1000, not %', coalesce(k::text, 'NULL') USING ERRCODE = '22023';
     END IF;
     IF mode NOT IN ('hybrid', 'fts', 'vector') THEN
         RAISE EXCEPTION 'kerai.search: mode must be hybrid, fts or vector, not "%"', mode USING ERRCODE = '22023';
     END IF;
-    IF filters ? 'target' THEN
-        target_id := (kerai._target(filters->>'target')).id;
-        where_sql := where_sql || format(' AND c.target_id = %L', target_id);
-    END IF;
-    IF filters ? 'domain' THEN
-        where_sql := where_sql || format(' AND (substring(c.source_url from ''^[a-z]+://([^/:]+)'') = %1$L OR substring(c.source_url from ''^[a-z]+://([^/:]+)'') LIKE ''%%.'' || %1$L)',
-                                         lower(filters->>'domain'));
-    END IF;
-    IF filters ? 'url_prefix' THEN
-        where_sql := where_sql || format(' AND c.source_url LIKE %L', replace(replace(filters->>'url_prefix', '%', '\%'), '_', '\_') || '%');
-    END IF;
-    IF filters ? 'language' THEN
-        where_sql := where_sql || format(' AND c.language = %L', filters->>'language');
-    END IF;
-    IF filters ? 'source_type' THEN
-        where_sql := where_sql || format(' AND c.source_type = %L', filters->>'source_type');
-    END IF;
-    IF filters ? 'document' THEN
-        where_sql := where_sql || format(' AND c.document_id = %L', (filters->>'document')::uuid);
-    END IF;
-    IF filters ? 'since' THEN
-        where_sql := where_sql || format(' AND c.crawl_timestamp >= %L', (filters->>'since')::timestamptz);
-    END IF;
-    IF filters ? 'until' THEN
-        where_sql := where_sql || format(' AND c.crawl_timestamp < %L', (filters->>'until')::timestamptz);
-    END IF;
+    where_sql := kerai._search_where(filters);
+    n := greatest(k, (kerai.setting('search_candidates') #>> '{}')::integer);
     IF mode IN ('hybrid', 'vector') THEN
-        qv := kerai._query_embedding(query);
+        qv := kerai._query_embedding(query, coalesce(filters, '{}'::jsonb));
+        IF qv IS NOT NULL AND vector_dims(qv) <> dims THEN
+            RAISE EXCEPTION 'kerai.search: the query vector has % dimensions, the model "%" has %', vector_dims(qv), model, dims
+                USING ERRCODE = '22023';
+        END IF;
     END IF;
     IF mode IN ('hybrid', 'fts') THEN
-        tsq := kerai._or_query(query);
+        SELECT string_agg(quote_literal(t.lexeme), ' | ') FILTER (WHERE t.candidate)::tsquery,
+               array_agg(quote_literal(t.lexeme)::tsquery), array_agg(t.idf)
+          INTO tsq, term_queries, term_idfs
+          FROM kerai._fts_terms(query) t;
     END IF;
     -- Filtered HNSW scans keep looking until they have enough rows.
     PERFORM set_config('hnsw.iterative_scan', 'relaxed_order', true);
-    PERFORM set_config('hnsw.ef_search', greatest(40, n)::text, true);
+    PERFORM set_config('hnsw.ef_search', least(1000, greatest(40, n))::text, true);
     RETURN QUERY EXECUTE format($q$
         WITH fts AS (
-            SELECT c.id, row_number() OVER (ORDER BY ts_rank(c.fts, $1) DESC, c.id) AS r
-              FROM kerai.chunks c
-             WHERE $1 IS NOT NULL AND c.fts @@ $1 AND %1$s
-             ORDER BY ts_rank(c.fts, $1) DESC, c.id
-             LIMIT $3
+            SELECT x.id, row_number() OVER (ORDER BY x.r DESC, x.id) AS r FROM (
+                SELECT c.id, (SELECT sum(w.idf * ts_rank(c.fts, w.q, 1)) FROM unnest($6, $7) AS w(q, idf)) AS r
+                  FROM kerai.chunks c
+                 WHERE $1 IS NOT NULL AND c.fts @@ $1 AND %1$s
+                 ORDER BY 2 DESC, c.id
+                 LIMIT $3) x
         ), vec AS (
             SELECT x.id, row_number() OVER (ORDER BY x.d, x.id) AS r FROM (
                 SELECT e.chunk_id AS id, (e.embedding::vector(%2$s)) <=> $2 AS d
                   FROM kerai.embeddings e JOIN kerai.chunks c ON c.id = e.chunk_id
-                 WHERE $2 IS NOT NULL AND e.model_name = $4 AND %1$s
+                 WHERE $2 IS NOT NULL AND e.model_name = %3$L AND %1$s
                  ORDER BY (e.embedding::vector(%2$s)) <=> $2
                  LIMIT $3) x
         ), fused AS (
             SELECT coalesce(f.id, v.id) AS id,
-                   coalesce(1.0 / ($5 + f.r), 0) + coalesce(1.0 / ($5 + v.r), 0) AS s,
+                   coalesce(1.0 / ($4 + f.r), 0) + coalesce(1.0 / ($4 + v.r), 0) AS s,
                    f.r::integer AS fr, v.r::integer AS vr
               FROM fts f FULL JOIN vec v ON v.id = f.id
         )
@@ -111,42 +188,27 @@ BEGIN
           FROM fused fu JOIN kerai.chunks c ON c.id = fu.id
           LEFT JOIN kerai.page_versions pv ON pv.id = c.page_version_id
          ORDER BY fu.s DESC, c.id
-         LIMIT $6 $q$, where_sql, dims)
-    USING tsq, qv, n, model, rrf_k, k;
+         LIMIT $5 $q$, where_sql, dims, model)
+    USING tsq, qv, n, rrf_k, k, term_queries, term_idfs;
 END
 $$;
 
--- Record an answer: the request, the response, and its citations (in order, with relevance).
--- citations: [{chunk_id, relevance_score}]. Returns the request id.
-CREATE FUNCTION kerai._record_answer(query text, response text, model text, mode text,
-                                     prompt_tokens integer, completion_tokens integer,
-                                     citations jsonb, filters jsonb DEFAULT '{}'::jsonb,
-                                     purpose text DEFAULT 'answer')
-RETURNS uuid
-LANGUAGE plpgsql AS $$
-#variable_conflict use_variable
-DECLARE
-    req uuid;
-    resp uuid;
-BEGIN
-    INSERT INTO kerai.ai_requests (query, filters, purpose, target_id)
-    VALUES (query, coalesce(filters, '{}'::jsonb), purpose,
-            CASE WHEN filters ? 'target' THEN (kerai._target(filters->>'target')).id END)
-    RETURNING id INTO req;
-    INSERT INTO kerai.ai_responses (request_id, response, model, mode, prompt_tokens, completion_tokens)
-    VALUES (req, response, model, mode, coalesce(prompt_tokens, 0), coalesce(completion_tokens, 0))
-    RETURNING id INTO resp;
-    INSERT INTO kerai.citations (response_id, chunk_id, relevance_score, citation_order)
-    SELECT resp, (c->>'chunk_id')::uuid, round(least(9.9999, greatest(0, (c->>'relevance_score')::numeric)), 4), o::integer
-      FROM jsonb_array_elements(coalesce(citations, '[]'::jsonb)) WITH ORDINALITY AS x(c, o);
-    RETURN req;
-END
+-- The prompt kerai.answer sends a chat model: the question and the numbered passages.
+CREATE FUNCTION kerai._answer_prompt(query text, hits jsonb) RETURNS text
+LANGUAGE sql IMMUTABLE AS $$
+    SELECT 'Question: ' || query || E'\n\nPassages:\n\n'
+        || coalesce(string_agg(format('[%s] (%s) %s', o, coalesce(h->>'url', 'no url'), h->>'content'), E'\n\n' ORDER BY o), '')
+        || E'\n\nAnswer the question using only these passages. Cite each passage you use as [n]. '
+        || 'If the passages do not answer the question, say so.'
+      FROM jsonb_array_elements(hits) WITH ORDINALITY AS x(h, o)
 $$;
 
--- Answer a question from the corpus without a language model: the best passages, cited.
--- (`kerai answer` in the CLI uses an OpenAI-compatible chat endpoint when one is configured;
--- the extension itself does no network I/O.) Returns {request, answer, citations}.
-CREATE FUNCTION kerai.answer(query text, k integer DEFAULT 3, filters jsonb DEFAULT '{}'::jsonb) RETURNS jsonb
+-- Answer a question from the corpus: the best passages, then a chat model's answer citing them
+-- when one is configured (kerai.configure_chat), else the sentences of those passages that
+-- answer best, each marked with its passage (extractive).
+-- Logs the request, the response (with token counts) and the citations. Returns
+-- {request, answer, mode, model, citations: [{order, chunk_id, url, version_date, text, relevance}]}.
+CREATE FUNCTION kerai.answer(query text, k integer DEFAULT NULL, filters jsonb DEFAULT '{}'::jsonb) RETURNS jsonb
 LANGUAGE plpgsql VOLATILE AS $$
 #variable_conflict use_variable
 DECLARE
@@ -154,28 +216,65 @@ DECLARE
     text_out text;
     req uuid;
     top float8;
+    chat jsonb;
+    mode text := 'extractive';
+    model text := 'extractive';
+    p_tokens integer;
+    c_tokens integer;
+    prompt text;
 BEGIN
+    k := coalesce(k, (kerai.setting('answer_passages') #>> '{}')::integer);
     SELECT jsonb_agg(jsonb_build_object('chunk_id', s.chunk_id, 'content', s.content, 'score', s.score,
-                                        'url', s.url, 'version_date', s.version_date) ORDER BY s.score DESC)
+                                        'url', s.url, 'version_date', s.version_date) ORDER BY s.score DESC, s.chunk_id)
       INTO hits FROM kerai.search(query, k, filters) s;
     hits := coalesce(hits, '[]'::jsonb);
     top := coalesce((hits->0->>'score')::float8, 1.0);
     IF jsonb_array_length(hits) = 0 THEN
         text_out := 'No passage in the corpus answers this question.';
+        p_tokens := kerai.count_tokens(query);
+        c_tokens := 0;
+    ELSIF coalesce(kerai.setting('chat_base_url') #>> '{}', '') <> '' THEN
+        prompt := kerai._answer_prompt(query, hits);
+        chat := kerai._chat('You answer questions from the passages given, citing them as [n].', prompt);
+        text_out := chat->>'text';
+        mode := 'llm';
+        model := chat->>'model';
+        p_tokens := (chat->>'prompt_tokens')::integer;
+        c_tokens := (chat->>'completion_tokens')::integer;
     ELSE
-        SELECT string_agg(format('[%s] %s', o, h->>'content'), E'\n\n' ORDER BY o)
-          INTO text_out FROM jsonb_array_elements(hits) WITH ORDINALITY AS x(h, o);
+        -- The sentences that answer best, marked with their passage; else the best passage.
+        text_out := kerai._extractive_answer(query,
+            (SELECT array_agg(h->>'content' ORDER BY o) FROM jsonb_array_elements(hits) WITH ORDINALITY AS x(h, o)));
+        IF text_out IS NULL THEN
+            text_out := left(hits->0->>'content', 600) || ' [1]';
+        END IF;
+        p_tokens := kerai.count_tokens(query);
+        c_tokens := kerai.count_tokens(text_out);
     END IF;
-    req := kerai._record_answer(query, text_out, 'extractive', 'extractive', kerai.count_tokens(query),
-                                kerai.count_tokens(text_out),
+    req := kerai._record_answer(query, text_out, model, mode, p_tokens, c_tokens,
                                 (SELECT coalesce(jsonb_agg(jsonb_build_object('chunk_id', h->>'chunk_id',
                                         'relevance_score', (h->>'score')::float8 / top) ORDER BY o), '[]'::jsonb)
                                    FROM jsonb_array_elements(hits) WITH ORDINALITY AS x(h, o)),
                                 filters);
-    RETURN jsonb_build_object('request', req, 'answer', text_out, 'citations',
-        (SELECT coalesce(jsonb_agg(jsonb_build_object('order', o, 'chunk_id', h->>'chunk_id', 'url', h->>'url',
-                                                      'version_date', h->>'version_date', 'text', left(h->>'content', 200))
+    RETURN jsonb_build_object('request', req, 'answer', text_out, 'mode', mode, 'model', model,
+        'prompt_tokens', p_tokens, 'completion_tokens', c_tokens,
+        'citations', (SELECT coalesce(jsonb_agg(jsonb_build_object('order', o, 'chunk_id', h->>'chunk_id', 'url', h->>'url',
+                                                      'version_date', h->>'version_date', 'text', h->>'content',
+                                                      'relevance', round(((h->>'score')::float8 / top)::numeric, 4))
                                    ORDER BY o), '[]'::jsonb)
            FROM jsonb_array_elements(hits) WITH ORDINALITY AS x(h, o)));
 END
 $$;
+
+-- The seed's full citation query, as a view over the log: one row per citation.
+CREATE VIEW kerai.answer_citations AS
+SELECT ar.id AS request_id, ar.query, resp.response, cit.citation_order, cit.cited_text, cit.relevance_score,
+       coalesce(p.url, cit.source_url) AS source_url, pv.scraped_at AS version_date, cit.page_version_id AS version_id,
+       cit.chunk_id, ar.created_at AS asked_at
+  FROM kerai.ai_requests ar
+  JOIN kerai.ai_responses resp ON resp.request_id = ar.id
+  JOIN kerai.citations cit ON cit.response_id = resp.id
+  LEFT JOIN kerai.page_versions pv ON pv.id = cit.page_version_id
+  LEFT JOIN kerai.pages p ON p.id = pv.page_id;
+COMMENT ON VIEW kerai.answer_citations IS
+    'What each answer cited, in order, with the page version it came from (the seed''s full citation query).';

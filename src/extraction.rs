@@ -80,6 +80,6 @@ fn source_records(html: &str, url: &str, options: default!(JsonB, "'{}'")) -> Js
 /// `kerai.count_tokens(text)`: tokens under cl100k (the tokenizer of OpenAI's embedding and
 /// chat models), not characters / 4.
 #[pg_extern(immutable, strict, parallel_safe)]
-fn count_tokens(text: &str) -> i32 {
+pub(crate) fn count_tokens(text: &str) -> i32 {
     i32::try_from(kerai_core::tokens::count_tokens(text)).unwrap_or(i32::MAX)
 }

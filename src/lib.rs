@@ -7,19 +7,36 @@ use pgrx::prelude::*;
 
 ::pgrx::pg_module_magic!(name, version);
 
+mod answer;
+mod chat;
+mod chunks;
 mod citations;
 mod crawl;
+mod embedding;
 mod errors;
 mod extraction;
+mod facts;
+mod http;
 mod markdown;
 mod version;
 
-use citations::{
-    author_year_key, detect_citations, normalize_title, parse_reference, split_bibliography,
+// The Rust functions the SQL files need, named in their `requires` lists below; those lists
+// are read only when the schema is generated, so the imports look unused to other builds.
+#[allow(unused_imports)]
+use {
+    answer::_extractive_answer,
+    chat::_chat,
+    chunks::chunk_document,
+    citations::{
+        author_year_key, detect_citations, normalize_title, parse_reference, split_bibliography,
+    },
+    crawl::family_key,
+    embedding::_embed,
+    extraction::count_tokens,
+    facts::{llm_claims_prompt, parse_llm_claims},
+    markdown::parse_markdown,
+    version::uuid7,
 };
-use crawl::family_key;
-use markdown::parse_markdown;
-use version::uuid7;
 
 // Tables first; functions written in SQL after the Rust functions they call.
 extension_sql_file!("../sql/graph.sql", name = "graph", bootstrap);
@@ -64,6 +81,29 @@ extension_sql_file!(
     "../sql/site.sql",
     name = "site",
     requires = ["crawl", parse_markdown]
+);
+extension_sql_file!(
+    "../sql/retrieval.sql",
+    name = "retrieval",
+    requires = [
+        "site",
+        chunk_document,
+        _embed,
+        _chat,
+        count_tokens,
+        llm_claims_prompt,
+        parse_llm_claims
+    ]
+);
+extension_sql_file!(
+    "../sql/search.sql",
+    name = "search",
+    requires = ["retrieval", _extractive_answer]
+);
+extension_sql_file!(
+    "../sql/partitioning.sql",
+    name = "partitioning",
+    requires = ["search"]
 );
 
 #[cfg(any(test, feature = "pg_test"))]
@@ -127,6 +167,42 @@ mod tests {
         .unwrap()
         .unwrap();
         assert_eq!(items, 2);
+    }
+
+    #[pg_test]
+    fn chunks_are_keyed_by_url_and_index_and_upserted_in_place() {
+        let md = "# Guide\n\nFirst part of the guide.\n\n## More\n\nSecond part.\n";
+        let doc = Spi::get_one_with_args::<pgrx::Uuid>(
+            "SELECT kerai.parse_markdown($1, '{\"source_url\": \"https://ex.org/g\"}')",
+            &[md.into()],
+        )
+        .unwrap()
+        .unwrap();
+        let first =
+            Spi::get_one_with_args::<pgrx::JsonB>("SELECT kerai.chunk_document($1)", &[doc.into()])
+                .unwrap()
+                .unwrap()
+                .0;
+        assert!(first["new"].as_u64().unwrap() >= 1);
+        let again =
+            Spi::get_one_with_args::<pgrx::JsonB>("SELECT kerai.chunk_document($1)", &[doc.into()])
+                .unwrap()
+                .unwrap()
+                .0;
+        assert_eq!(again["new"], 0);
+        assert_eq!(again["changed"], 0);
+        assert_eq!(again["unchanged"], first["chunks"]);
+        let keyed = Spi::get_one::<bool>(
+            "SELECT bool_and(id = kerai.chunk_id('https://ex.org/g', chunk_index)) FROM kerai.chunks",
+        )
+        .unwrap()
+        .unwrap();
+        assert!(keyed);
+    }
+
+    #[pg_test(error = "kerai.embed: the text is empty or only whitespace")]
+    fn embed_refuses_blank_text() {
+        Spi::run("SELECT kerai.embed(' \n ')").unwrap();
     }
 
     #[pg_test(error = "kerai.parse_markdown: metadata must be a JSON object")]

@@ -1,8 +1,9 @@
 //! `kerai.parse_markdown`: markdown into a document node and its tree, written in batches.
 
-use crate::errors::{invalid, OrRaise};
+use crate::errors::{invalid, raise, OrRaise};
 use kerai_core::markdown::{self, Node};
 use pgrx::prelude::*;
+use pgrx::PgMemoryContexts;
 use pgrx::JsonB;
 use serde_json::{json, Map, Value};
 
@@ -92,6 +93,26 @@ pub(crate) fn parse_markdown(markdown: &str, metadata: default!(JsonB, "'{}'")) 
     doc_id
 }
 
+/// `kerai.parse_markdown(data bytea, metadata)`: the same for markdown that arrives as bytes
+/// (a file read with `pg_read_binary_file`, a client sending raw bytes). Text must be UTF-8
+/// without NUL bytes; anything else is an error naming the input (its `source_url`, else
+/// "the markdown") and the byte offset, and nothing is written.
+#[pg_extern(name = "parse_markdown")]
+pub(crate) fn parse_markdown_bytes(data: &[u8], metadata: default!(JsonB, "'{}'")) -> pgrx::Uuid {
+    let name = match metadata.0.get("source_url").and_then(Value::as_str) {
+        Some(u) => format!("the markdown of {u}"),
+        None => "the markdown".to_string(),
+    };
+    match markdown::validate_text(data, &name) {
+        Ok(text) => parse_markdown(text, metadata),
+        Err(e) => raise(
+            PgSqlErrorCode::ERRCODE_CHARACTER_NOT_IN_REPERTOIRE,
+            format!("kerai.parse_markdown: {e}"),
+            "decode it first (e.g. convert_from(data, 'LATIN1')) or strip the NUL bytes",
+        ),
+    }
+}
+
 /// A time-ordered UUID (v7): inserts land at the end of the primary-key index.
 pub fn new_id() -> pgrx::Uuid {
     pgrx::Uuid::from_bytes(*uuid::Uuid::now_v7().as_bytes())
@@ -148,18 +169,35 @@ impl NodeWriter {
             return;
         }
         let kinds: Vec<String> = self.kinds.drain(..).map(str::to_string).collect();
-        Spi::run_with_args(
-            INSERT_NODES,
-            &[
-                std::mem::take(&mut self.row_ids).into(),
-                kinds.into(),
-                std::mem::take(&mut self.contents).into(),
-                std::mem::take(&mut self.parents).into(),
-                std::mem::take(&mut self.positions).into(),
-                self.document.into(),
-                std::mem::take(&mut self.metas).into(),
-            ],
-        )
+        let (ids, contents, parents, positions, metas) = (
+            std::mem::take(&mut self.row_ids),
+            std::mem::take(&mut self.contents),
+            std::mem::take(&mut self.parents),
+            std::mem::take(&mut self.positions),
+            std::mem::take(&mut self.metas),
+        );
+        let document = self.document;
+        // The batch's array arguments live in a context of their own, freed after the INSERT:
+        // memory stays bounded by one batch whatever the document's size.
+        let mut batch = PgMemoryContexts::new("kerai parse_markdown batch");
+        // SAFETY: the closure allocates only the INSERT's arguments and results in `batch`;
+        // nothing allocated there outlives it (the INSERT returns no rows).
+        unsafe {
+            batch.switch_to(|_| {
+                Spi::run_with_args(
+                    INSERT_NODES,
+                    &[
+                        ids.into(),
+                        kinds.into(),
+                        contents.into(),
+                        parents.into(),
+                        positions.into(),
+                        document.into(),
+                        metas.into(),
+                    ],
+                )
+            })
+        }
         .or_raise("writing document nodes");
     }
 }

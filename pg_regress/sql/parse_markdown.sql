@@ -71,4 +71,8 @@ SELECT count(*) AS documents FROM kerai.nodes WHERE kind = 'document';
 SELECT kerai.parse_markdown('x', '[1, 2]');
 SELECT kerai.parse_markdown('x', '"text"');
 SELECT kerai.parse_markdown(NULL);
+-- Markdown as bytes: UTF-8 without NUL bytes, else an error naming the input and the offset.
+SELECT kerai.parse_markdown(convert_to(E'# Bytes\n\nFrom a file.\n', 'UTF8'), '{"source_url": "file:///notes/bytes.md"}') IS NOT NULL AS parsed;
+SELECT kerai.parse_markdown('\x4869ff21'::bytea, '{"source_url": "file:///notes/latin1.md"}');
+SELECT kerai.parse_markdown('\x48690021'::bytea);
 ROLLBACK;

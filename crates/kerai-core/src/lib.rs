@@ -4,6 +4,7 @@
 //! are tested with plain `cargo test` and shared by the extension (`kerai`) and the fetcher
 //! (`kerai-fetch`).
 
+pub mod answer;
 pub mod chunk;
 pub mod citations;
 pub mod convert;

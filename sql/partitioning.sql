@@ -1,0 +1,261 @@
+-- Growth: monthly range partitioning of the tables that grow with time (seed 001's advice),
+-- turned on per table when it gets big, and large raw HTML out of line (retrieval.sql).
+--
+--   table          partitioned on   turn it on above (seed 001)
+--   page_versions  scraped_at       10 million rows
+--   chunks         created_at       50 million rows
+--   ai_requests    created_at        1 million rows
+--
+-- kerai.partitioning_status says where each table stands; kerai.partition_by_month(table)
+-- converts it in place (rows kept); kerai.add_month_partitions() keeps months ready ahead
+-- (schedule it monthly with pg_cron).
+
+CREATE FUNCTION kerai._partitionable() RETURNS TABLE (table_name text, time_column text, threshold bigint)
+LANGUAGE sql IMMUTABLE AS $$
+    VALUES ('page_versions', 'scraped_at', 10000000::bigint),
+           ('chunks', 'created_at', 50000000::bigint),
+           ('ai_requests', 'created_at', 1000000::bigint)
+$$;
+
+CREATE VIEW kerai.partitioning_status AS
+SELECT p.table_name, p.time_column, p.threshold,
+       greatest(c.reltuples, 0)::bigint AS estimated_rows,
+       c.relkind = 'p' AS partitioned,
+       (SELECT count(*) FROM pg_inherits i WHERE i.inhparent = c.oid) AS partitions,
+       c.relkind <> 'p' AND c.reltuples > p.threshold AS advised
+  FROM kerai._partitionable() p
+  JOIN pg_class c ON c.oid = ('kerai.' || p.table_name)::regclass;
+COMMENT ON VIEW kerai.partitioning_status IS
+    'Whether each growing table is partitioned by month, its estimated rows, and whether seed 001''s threshold '
+    'advises partitioning it now (SELECT kerai.partition_by_month(table_name)).';
+
+-- Foreign keys that pointed at a table before it was partitioned: a partitioned table's keys
+-- include the month, so those references are kept by a delete trigger instead.
+CREATE TABLE kerai.partition_references (
+    parent_table  text NOT NULL,
+    child_table   text NOT NULL,
+    child_column  text NOT NULL,
+    on_delete     text NOT NULL CHECK (on_delete IN ('cascade', 'set null')),
+    PRIMARY KEY (parent_table, child_table, child_column)
+);
+
+-- One month's partition of `tbl` (the month holding `month_start`), unless it exists.
+CREATE FUNCTION kerai._month_partition(tbl text, month_start date) RETURNS text
+LANGUAGE plpgsql AS $$
+DECLARE
+    m date := date_trunc('month', month_start)::date;
+    part text := format('%s_y%sm%s', tbl, to_char(m, 'YYYY'), to_char(m, 'MM'));
+BEGIN
+    IF to_regclass(format('kerai.%I', part)) IS NULL THEN
+        EXECUTE format('CREATE TABLE kerai.%I PARTITION OF kerai.%I FOR VALUES FROM (%L) TO (%L)',
+                       part, tbl, m, (m + interval '1 month')::date);
+        EXECUTE format('ALTER EXTENSION kerai ADD TABLE kerai.%I', part);
+    END IF;
+    RETURN part;
+END
+$$;
+
+-- Months from now to `months_ahead` ahead, for every partitioned table. Returns how many
+-- partitions were made. Rows past the last month land in the default partition.
+CREATE FUNCTION kerai.add_month_partitions(months_ahead integer DEFAULT 3) RETURNS integer
+LANGUAGE plpgsql AS $$
+DECLARE
+    p record;
+    i integer;
+    n integer := 0;
+    part text;
+BEGIN
+    IF months_ahead IS NULL OR months_ahead < 0 OR months_ahead > 120 THEN
+        RAISE EXCEPTION 'kerai.add_month_partitions: months_ahead must be 0 to 120, not %', months_ahead
+            USING ERRCODE = '22023';
+    END IF;
+    FOR p IN SELECT s.table_name FROM kerai.partitioning_status s WHERE s.partitioned LOOP
+        FOR i IN 0..months_ahead LOOP
+            part := format('%s_y%s', p.table_name, to_char(now() + make_interval(months => i), 'YYYY"m"MM'));
+            IF to_regclass(format('kerai.%I', part)) IS NULL THEN
+                PERFORM kerai._month_partition(p.table_name, (now() + make_interval(months => i))::date);
+                n := n + 1;
+            END IF;
+        END LOOP;
+    END LOOP;
+    RETURN n;
+END
+$$;
+
+-- The delete trigger that stands in for foreign keys into a partitioned table.
+CREATE FUNCTION kerai._partition_references_on_delete() RETURNS trigger
+LANGUAGE plpgsql AS $$
+DECLARE
+    r kerai.partition_references;
+BEGIN
+    FOR r IN SELECT * FROM kerai.partition_references WHERE parent_table = TG_ARGV[0] LOOP
+        IF r.on_delete = 'cascade' THEN
+            EXECUTE format('DELETE FROM kerai.%I WHERE %I = $1', r.child_table, r.child_column) USING OLD.id;
+        ELSE
+            EXECUTE format('UPDATE kerai.%I SET %I = NULL WHERE %I = $1', r.child_table, r.child_column, r.child_column)
+                USING OLD.id;
+        END IF;
+    END LOOP;
+    RETURN OLD;
+END
+$$;
+
+-- Convert kerai.<table_name> (page_versions, chunks or ai_requests) into a table partitioned
+-- by month on its time column, in one transaction: the rows are copied into monthly
+-- partitions (plus `months_ahead` months, and a default partition), indexes, triggers, views
+-- and functions that depend on the table are rebuilt, and foreign keys that pointed at it
+-- become a delete trigger (a partitioned table's primary key includes the month). Takes an
+-- ACCESS EXCLUSIVE lock for as long as the copy lasts. Returns what it did.
+CREATE FUNCTION kerai.partition_by_month(table_name text, months_ahead integer DEFAULT 3) RETURNS jsonb
+LANGUAGE plpgsql AS $$
+#variable_conflict use_variable
+DECLARE
+    col text;
+    rel regclass;
+    old_name text := table_name || '_unpartitioned';
+    idx text[];
+    trg text[];
+    fks_out text[];
+    views text[];
+    view_names text[];
+    funcs text[];
+    stats text[];
+    cols text;
+    moved bigint;
+    first_month date;
+    m date;
+    d text;
+    r record;
+    refs integer := 0;
+BEGIN
+    SELECT p.time_column INTO col FROM kerai._partitionable() p WHERE p.table_name = partition_by_month.table_name;
+    IF col IS NULL THEN
+        RAISE EXCEPTION 'kerai.partition_by_month: % cannot be partitioned', coalesce(table_name, 'NULL')
+            USING ERRCODE = '22023', HINT = 'the tables are page_versions, chunks and ai_requests';
+    END IF;
+    rel := format('kerai.%I', table_name)::regclass;
+    IF (SELECT relkind FROM pg_class WHERE oid = rel) = 'p' THEN
+        RETURN jsonb_build_object('table', table_name, 'already_partitioned', true,
+                                  'added_partitions', kerai.add_month_partitions(months_ahead));
+    END IF;
+    EXECUTE format('LOCK TABLE kerai.%I IN ACCESS EXCLUSIVE MODE', table_name);
+
+    -- What to rebuild: indexes (but the primary key), triggers, foreign keys from the table.
+    SELECT array_agg(pg_get_indexdef(i.indexrelid)) INTO idx
+      FROM pg_index i WHERE i.indrelid = rel AND NOT i.indisprimary;
+    SELECT array_agg(pg_get_triggerdef(t.oid)) INTO trg
+      FROM pg_trigger t WHERE t.tgrelid = rel AND NOT t.tgisinternal;
+    SELECT array_agg(format('ALTER TABLE kerai.%I ADD CONSTRAINT %I %s', table_name, c.conname, pg_get_constraintdef(c.oid)))
+      INTO fks_out FROM pg_constraint c WHERE c.conrelid = rel AND c.contype = 'f';
+    SELECT array_agg(format('ALTER TABLE kerai.%I ALTER COLUMN %I SET STATISTICS %s', table_name, a.attname, a.attstattarget))
+      INTO stats FROM pg_attribute a WHERE a.attrelid = rel AND a.attnum > 0 AND NOT a.attisdropped AND a.attstattarget > 0;
+    -- Views on the table, and functions taking its row type.
+    SELECT array_agg(format('CREATE VIEW %s AS %s', v.oid::regclass, pg_get_viewdef(v.oid)) ORDER BY v.oid),
+           array_agg(v.oid::regclass::text ORDER BY v.oid)
+      INTO views, view_names
+      FROM pg_class v
+     WHERE v.relkind = 'v' AND v.oid IN (
+           SELECT rw.ev_class FROM pg_depend dp JOIN pg_rewrite rw ON rw.oid = dp.objid
+            WHERE dp.classid = 'pg_rewrite'::regclass AND dp.refobjid = rel);
+    SELECT array_agg(pg_get_functiondef(f.oid)) INTO funcs
+      FROM pg_proc f WHERE f.oid IN (
+           SELECT dp.objid FROM pg_depend dp
+            WHERE dp.classid = 'pg_proc'::regclass AND dp.refobjid = (SELECT reltype FROM pg_class WHERE oid = rel));
+    IF views IS NOT NULL THEN
+        FOREACH d IN ARRAY view_names LOOP
+            EXECUTE format('ALTER EXTENSION kerai DROP VIEW %s', d);
+            EXECUTE format('DROP VIEW %s', d);
+        END LOOP;
+    END IF;
+    FOR r IN SELECT f.oid::regprocedure AS sig FROM pg_proc f WHERE f.oid IN (
+                 SELECT dp.objid FROM pg_depend dp
+                  WHERE dp.classid = 'pg_proc'::regclass AND dp.refobjid = (SELECT reltype FROM pg_class WHERE oid = rel)) LOOP
+        EXECUTE format('ALTER EXTENSION kerai DROP FUNCTION %s', r.sig);
+        EXECUTE format('DROP FUNCTION %s', r.sig);
+    END LOOP;
+    -- Foreign keys into the table become rows of partition_references.
+    FOR r IN SELECT c.conname, c.conrelid::regclass AS child, a.attname AS child_column, c.confdeltype
+               FROM pg_constraint c JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = c.conkey[1]
+              WHERE c.confrelid = rel AND c.contype = 'f' LOOP
+        INSERT INTO kerai.partition_references VALUES
+            (table_name, split_part(r.child::text, '.', 2), r.child_column,
+             CASE r.confdeltype WHEN 'c' THEN 'cascade' ELSE 'set null' END)
+        ON CONFLICT DO NOTHING;
+        EXECUTE format('ALTER TABLE %s DROP CONSTRAINT %I', r.child, r.conname);
+        refs := refs + 1;
+    END LOOP;
+
+    -- The new table, its partitions, the rows.
+    EXECUTE format('ALTER TABLE kerai.%I RENAME TO %I', table_name, old_name);
+    EXECUTE format('CREATE TABLE kerai.%I (LIKE kerai.%I INCLUDING DEFAULTS INCLUDING GENERATED INCLUDING CONSTRAINTS '
+                   'INCLUDING COMMENTS INCLUDING STORAGE) PARTITION BY RANGE (%I)', table_name, old_name, col);
+    EXECUTE format('ALTER EXTENSION kerai ADD TABLE kerai.%I', table_name);
+    EXECUTE format('CREATE TABLE kerai.%I PARTITION OF kerai.%I DEFAULT', table_name || '_default', table_name);
+    EXECUTE format('ALTER EXTENSION kerai ADD TABLE kerai.%I', table_name || '_default');
+    EXECUTE format('SELECT date_trunc(''month'', min(%I))::date FROM kerai.%I', col, old_name) INTO first_month;
+    m := least(coalesce(first_month, date_trunc('month', now())::date), date_trunc('month', now())::date);
+    WHILE m <= (date_trunc('month', now()) + make_interval(months => months_ahead))::date LOOP
+        PERFORM kerai._month_partition(table_name, m);
+        m := (m + interval '1 month')::date;
+    END LOOP;
+    SELECT string_agg(quote_ident(a.attname), ', ' ORDER BY a.attnum) INTO cols
+      FROM pg_attribute a
+     WHERE a.attrelid = format('kerai.%I', old_name)::regclass AND a.attnum > 0 AND NOT a.attisdropped AND a.attgenerated = '';
+    EXECUTE format('INSERT INTO kerai.%I (%s) SELECT %s FROM kerai.%I', table_name, cols, cols, old_name);
+    GET DIAGNOSTICS moved = ROW_COUNT;
+    EXECUTE format('ALTER EXTENSION kerai DROP TABLE kerai.%I', old_name);
+    EXECUTE format('DROP TABLE kerai.%I', old_name);
+
+    -- Keys, indexes, triggers, references, dependants.
+    EXECUTE format('ALTER TABLE kerai.%I ADD PRIMARY KEY (id, %I)', table_name, col);
+    IF idx IS NOT NULL THEN
+        FOREACH d IN ARRAY idx LOOP
+            -- Unique indexes must include the month too.
+            IF d LIKE 'CREATE UNIQUE INDEX%' THEN
+                d := regexp_replace(d, '\)\s*$', format(', %I)', col));
+            END IF;
+            EXECUTE d;
+        END LOOP;
+    END IF;
+    IF stats IS NOT NULL THEN
+        FOREACH d IN ARRAY stats LOOP
+            EXECUTE d;
+        END LOOP;
+    END IF;
+    IF trg IS NOT NULL THEN
+        FOREACH d IN ARRAY trg LOOP
+            EXECUTE d;
+        END LOOP;
+    END IF;
+    IF fks_out IS NOT NULL THEN
+        FOREACH d IN ARRAY fks_out LOOP
+            EXECUTE d;
+        END LOOP;
+    END IF;
+    IF EXISTS (SELECT 1 FROM kerai.partition_references pr WHERE pr.parent_table = table_name) THEN
+        EXECUTE format('CREATE TRIGGER %I AFTER DELETE ON kerai.%I FOR EACH ROW '
+                       'EXECUTE FUNCTION kerai._partition_references_on_delete(%L)',
+                       table_name || '_references_on_delete', table_name, table_name);
+    END IF;
+    IF funcs IS NOT NULL THEN
+        FOREACH d IN ARRAY funcs LOOP
+            EXECUTE d;
+        END LOOP;
+        FOR r IN SELECT f.oid::regprocedure AS sig FROM pg_proc f WHERE f.oid IN (
+                     SELECT dp.objid FROM pg_depend dp
+                      WHERE dp.classid = 'pg_proc'::regclass
+                        AND dp.refobjid = (SELECT reltype FROM pg_class WHERE oid = format('kerai.%I', table_name)::regclass)) LOOP
+            EXECUTE format('ALTER EXTENSION kerai ADD FUNCTION %s', r.sig);
+        END LOOP;
+    END IF;
+    IF views IS NOT NULL THEN
+        FOR i IN 1..array_length(views, 1) LOOP
+            EXECUTE views[i];
+            EXECUTE format('ALTER EXTENSION kerai ADD VIEW %s', view_names[i]);
+        END LOOP;
+    END IF;
+    RETURN jsonb_build_object('table', table_name, 'partitioned_on', col, 'rows_moved', moved,
+        'partitions', (SELECT count(*) FROM pg_inherits i WHERE i.inhparent = format('kerai.%I', table_name)::regclass),
+        'references_kept_by_trigger', refs);
+END
+$$;

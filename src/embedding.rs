@@ -1,0 +1,211 @@
+//! Embeddings in SQL. `kerai._embed(text)` embeds with the provider the settings name: the
+//! local model (all-MiniLM-L6-v2 on the CPU, loaded once per backend) or an OpenAI-compatible
+//! endpoint. `kerai.embed_pending` embeds waiting chunks with the local model, for databases
+//! where no fetcher runs. The fetcher embeds in bulk through the same settings.
+
+use crate::errors::{invalid, raise, OrRaise};
+use crate::http;
+use kerai_core::embed::{self, EmbeddingProvider, MiniLm};
+use kerai_core::openai;
+use pgrx::prelude::*;
+use pgrx::JsonB;
+use serde_json::Value;
+use std::sync::{Arc, Mutex};
+
+/// Text beyond this many bytes is not embedded: the local model reads its first 256 word
+/// pieces, far less than this.
+const MAX_EMBED_BYTES: usize = 64 * 1024;
+
+static LOCAL: Mutex<Option<Arc<MiniLm>>> = Mutex::new(None);
+
+/// The local model, loaded on first use in this backend.
+fn local_model() -> Arc<MiniLm> {
+    let mut slot = LOCAL.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(m) = slot.as_ref() {
+        return m.clone();
+    }
+    let dir = embed::model_dir();
+    match MiniLm::load(&dir) {
+        Ok(m) => {
+            let m = Arc::new(m);
+            *slot = Some(m.clone());
+            m
+        }
+        Err(e) => raise(
+            PgSqlErrorCode::ERRCODE_UNDEFINED_FILE,
+            format!("kerai: the local embedding model cannot be loaded: {e}"),
+            format!(
+                "run scripts/install-model.sh on the database server (it installs into {}), or set KERAI_MODEL_DIR in the server's environment",
+                dir.display()
+            ),
+        ),
+    }
+}
+
+/// The embedding settings (`kerai._embedding_config()`).
+pub struct EmbeddingConfig {
+    pub provider: String,
+    pub model: String,
+    pub dimensions: usize,
+    pub base_url: Option<String>,
+    pub api_key_env: String,
+    pub timeout_seconds: u64,
+}
+
+pub fn config() -> EmbeddingConfig {
+    let v: Value = Spi::get_one::<JsonB>("SELECT kerai._embedding_config()")
+        .or_raise("reading the embedding settings")
+        .map(|j| j.0)
+        .unwrap_or_default();
+    let s = |k: &str| v[k].as_str().map(str::to_string);
+    EmbeddingConfig {
+        provider: s("provider").unwrap_or_else(|| "local".into()),
+        model: s("model").unwrap_or_default(),
+        dimensions: v["dimensions"].as_u64().unwrap_or(384) as usize,
+        base_url: s("base_url"),
+        api_key_env: s("api_key_env").unwrap_or_else(|| "KERAI_EMBEDDING_API_KEY".into()),
+        timeout_seconds: v["timeout_seconds"].as_u64().unwrap_or(30),
+    }
+}
+
+fn checked_text<'a>(func: &str, text: &'a str) -> &'a str {
+    if text.trim().is_empty() {
+        invalid(
+            format!("{func}: the text is empty or only whitespace"),
+            "embed some words",
+        );
+    }
+    if text.len() <= MAX_EMBED_BYTES {
+        return text;
+    }
+    let mut end = MAX_EMBED_BYTES;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
+}
+
+/// `kerai._embed(text)`: the text's vector as `real[]` (`kerai.embed` casts it to `vector`).
+#[pg_extern(strict, parallel_safe)]
+pub(crate) fn _embed(text: &str) -> Vec<f32> {
+    let text = checked_text("kerai.embed", text);
+    let cfg = config();
+    match cfg.provider.as_str() {
+        "local" => local_model().embed(text).unwrap_or_else(|e| {
+            raise(
+                PgSqlErrorCode::ERRCODE_INTERNAL_ERROR,
+                format!("kerai.embed: the local model failed: {e}"),
+                "",
+            )
+        }),
+        "openai" => embed_remote(&cfg, text),
+        other => invalid(
+            format!("kerai.embed: embeddings are off (embedding_provider is \"{other}\")"),
+            "turn them on with SELECT kerai.configure_embeddings('local')",
+        ),
+    }
+}
+
+fn embed_remote(cfg: &EmbeddingConfig, text: &str) -> Vec<f32> {
+    let Some(base) = cfg.base_url.as_deref() else {
+        invalid(
+            "kerai.embed: embedding_provider is openai but embedding_base_url is not set",
+            "SELECT kerai.configure_embeddings('openai', 'MODEL', DIMENSIONS, 'https://HOST/v1')",
+        )
+    };
+    let url = openai::endpoint(base, "embeddings");
+    let body = openai::embeddings_request(&cfg.model, &[text]);
+    let answer = http::post_json(&url, &body, &cfg.api_key_env, cfg.timeout_seconds)
+        .unwrap_or_else(|e| {
+            raise(
+                PgSqlErrorCode::ERRCODE_CONNECTION_FAILURE,
+                format!("kerai.embed: {e}"),
+                "check embedding_base_url and that the endpoint runs; the key is read from the server's environment variable named by embedding_api_key_env",
+            )
+        });
+    match openai::parse_embeddings(&answer, 1, cfg.dimensions) {
+        Ok((mut v, _)) => v.pop().unwrap_or_default(),
+        Err(e) => invalid(format!("kerai.embed: {url}: {e}"), ""),
+    }
+}
+
+/// `kerai.embed_pending(max)`: embed up to `max` chunks waiting for an embedding, with the
+/// local model, in this transaction. Returns how many were embedded. For databases without a
+/// running fetcher (the fetcher's `kerai embed` does the same in bulk, with any provider).
+#[pg_extern]
+fn embed_pending(max: default!(i32, 64)) -> i32 {
+    let cfg = config();
+    if cfg.provider != "local" {
+        invalid(
+            format!(
+                "kerai.embed_pending: the embedding provider is \"{}\"; only the local model runs inside the database",
+                cfg.provider
+            ),
+            "run `kerai embed` (the fetcher), which embeds with every provider",
+        );
+    }
+    let model = local_model();
+    let rows: Vec<(pgrx::Uuid, String)> = Spi::connect_mut(|c| {
+        let rows = c.update(
+            "SELECT id, content FROM kerai.chunks
+              WHERE embedding_status IN ('pending', 'failed') AND coalesce(embedding_next_try, '-infinity') <= now()
+                AND coalesce(lease_until, '-infinity') < now()
+              ORDER BY created_at, id LIMIT $1 FOR UPDATE SKIP LOCKED",
+            None,
+            &[max.max(0).into()],
+        )?;
+        let mut out = Vec::new();
+        for r in rows {
+            if let Some(id) = r.get::<pgrx::Uuid>(1)? {
+                out.push((id, r.get::<String>(2)?.unwrap_or_default()));
+            }
+        }
+        Ok::<_, pgrx::spi::Error>(out)
+    })
+    .or_raise("claiming chunks to embed");
+    if rows.is_empty() {
+        return 0;
+    }
+    let texts: Vec<&str> = rows.iter().map(|(_, t)| checked_text_or_space(t)).collect();
+    let vectors = model.embed_batch(&texts).unwrap_or_else(|e| {
+        raise(
+            PgSqlErrorCode::ERRCODE_INTERNAL_ERROR,
+            format!("kerai.embed_pending: the local model failed: {e}"),
+            "",
+        )
+    });
+    let ids: Vec<pgrx::Uuid> = rows.iter().map(|(id, _)| *id).collect();
+    let literals: Vec<String> = vectors.iter().map(|v| vector_literal(v)).collect();
+    Spi::get_one_with_args::<i32>(
+        "SELECT kerai._embed_store(NULL, $1, $2, $3)",
+        &[model.model_name().into(), ids.into(), literals.into()],
+    )
+    .or_raise("storing embeddings")
+    .unwrap_or(0)
+}
+
+fn checked_text_or_space(t: &str) -> &str {
+    if t.trim().is_empty() {
+        " "
+    } else {
+        let mut end = t.len().min(MAX_EMBED_BYTES);
+        while !t.is_char_boundary(end) {
+            end -= 1;
+        }
+        &t[..end]
+    }
+}
+
+/// pgvector's text form: `[0.1,0.2,...]`.
+pub fn vector_literal(v: &[f32]) -> String {
+    let mut s = String::with_capacity(v.len() * 10 + 2);
+    s.push('[');
+    for (i, x) in v.iter().enumerate() {
+        if i > 0 {
+            s.push(',');
+        }
+        s.push_str(&x.to_string());
+    }
+    s.push(']');
+    s
+}

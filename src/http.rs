@@ -1,0 +1,76 @@
+//! The extension's only network I/O: JSON POSTs to an OpenAI-compatible endpoint the settings
+//! name (query embeddings and chat answers). Bounded by a timeout; the API key comes from the
+//! server's environment, never from a table.
+
+use serde_json::Value;
+use std::io::Read;
+use std::time::Duration;
+
+/// The most a response may be.
+const MAX_RESPONSE_BYTES: u64 = 32 * 1024 * 1024;
+
+/// POST `body` to `url` and return the response body. `api_key_env` names the environment
+/// variable holding a bearer token (unset: no Authorization header).
+pub fn post_json(
+    url: &str,
+    body: &Value,
+    api_key_env: &str,
+    timeout_seconds: u64,
+) -> Result<Vec<u8>, String> {
+    let tls = native_tls::TlsConnector::new().map_err(|e| format!("TLS is not available: {e}"))?;
+    let agent = ureq::AgentBuilder::new()
+        .timeout_connect(Duration::from_secs(timeout_seconds.clamp(1, 30)))
+        .timeout(Duration::from_secs(timeout_seconds.max(1)))
+        .tls_connector(std::sync::Arc::new(tls))
+        .redirects(3)
+        .build();
+    let mut req = agent.post(url).set("Content-Type", "application/json");
+    if let Ok(key) = std::env::var(api_key_env) {
+        if !key.is_empty() {
+            req = req.set("Authorization", &format!("Bearer {key}"));
+        }
+    }
+    let resp = match req.send_string(&body.to_string()) {
+        Ok(r) => r,
+        Err(ureq::Error::Status(code, r)) => {
+            let mut text = String::new();
+            let _ = r.into_reader().take(2000).read_to_string(&mut text);
+            let detail = serde_json::from_str::<Value>(&text)
+                .ok()
+                .and_then(|v| v["error"]["message"].as_str().map(str::to_string))
+                .unwrap_or_else(|| text.chars().take(200).collect());
+            return Err(format!("{url} answered HTTP {code}: {detail}"));
+        }
+        Err(ureq::Error::Transport(t)) => {
+            let cause = std::error::Error::source(&t)
+                .map(|c| c.to_string())
+                .or_else(|| t.message().map(str::to_string))
+                .unwrap_or_else(|| t.kind().to_string());
+            return Err(
+                if cause.contains("timed out") || t.to_string().contains("timed out") {
+                    format!("{url} did not answer within {timeout_seconds} s (timeout)")
+                } else {
+                    format!("{url} is unreachable ({}: {cause})", t.kind())
+                },
+            );
+        }
+    };
+    let mut out = Vec::new();
+    resp.into_reader()
+        .take(MAX_RESPONSE_BYTES + 1)
+        .read_to_end(&mut out)
+        .map_err(|e| {
+            let m = e.to_string();
+            if m.contains("timed out") {
+                format!("{url} did not answer within {timeout_seconds} s (timeout)")
+            } else {
+                format!("{url}: reading the answer failed ({m})")
+            }
+        })?;
+    if out.len() as u64 > MAX_RESPONSE_BYTES {
+        return Err(format!(
+            "{url} answered more than {MAX_RESPONSE_BYTES} bytes"
+        ));
+    }
+    Ok(out)
+}
