@@ -22,6 +22,15 @@ pub struct TestDb {
 impl TestDb {
     /// Create database `e2e_<label>_<pid>_<n>` with the extension installed.
     pub fn new(label: &str) -> TestDb {
+        let db = TestDb::empty(label);
+        db.client()
+            .batch_execute("CREATE EXTENSION kerai CASCADE")
+            .expect("CREATE EXTENSION kerai CASCADE");
+        db
+    }
+
+    /// Create database `e2e_<label>_<pid>_<n>` without the extension.
+    pub fn empty(label: &str) -> TestDb {
         let admin_url = admin_url();
         let n = COUNTER.fetch_add(1, Ordering::SeqCst);
         let name = format!("e2e_{label}_{}_{n}", std::process::id());
@@ -36,16 +45,12 @@ impl TestDb {
             Some((base, _)) => format!("{base}/{name}"),
             None => panic!("KERAI_TEST_DATABASE_URL must end in /DATABASE"),
         };
-        let db = TestDb {
+        TestDb {
             name,
             url,
             admin_url,
             keep: false,
-        };
-        db.client()
-            .batch_execute("CREATE EXTENSION kerai CASCADE")
-            .expect("CREATE EXTENSION kerai CASCADE");
-        db
+        }
     }
 
     /// A database that outlives the test (made when missing, never dropped): for pg_cron,

@@ -6,8 +6,10 @@
 //! its own fixture sites on 127.0.0.1 with [`Site`].
 
 pub mod db;
+pub mod openai;
 pub mod run;
 pub use run::bin;
+pub mod scholarly;
 pub mod site;
 
 pub use db::TestDb;

@@ -1,5 +1,6 @@
 //! `kerai`: the fetcher and command-line tool of the kerai extension.
 
+mod ai;
 mod cli;
 mod commands;
 mod db;

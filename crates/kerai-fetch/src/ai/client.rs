@@ -1,0 +1,110 @@
+//! JSON POSTs to an OpenAI-compatible endpoint, with a timeout and the bearer key from the
+//! environment variable the settings name.
+
+use kerai_core::openai::{self, Usage};
+use serde_json::Value;
+use std::time::Duration;
+
+/// An OpenAI-compatible API: where it is, which model, how long to wait, which variable
+/// holds the key.
+#[derive(Debug, Clone)]
+pub struct Endpoint {
+    pub base_url: String,
+    pub model: String,
+    pub api_key_env: String,
+    pub timeout: Duration,
+}
+
+impl Endpoint {
+    /// From `kerai._chat_config()` / `kerai._embedding_config()`; `None` when no base URL is set.
+    pub fn from_config(
+        cfg: &Value,
+        default_key_env: &str,
+        default_timeout: u64,
+    ) -> Option<Endpoint> {
+        let base = cfg["base_url"].as_str().filter(|s| !s.is_empty())?;
+        Some(Endpoint {
+            base_url: base.to_string(),
+            model: cfg["model"].as_str().unwrap_or("").to_string(),
+            api_key_env: cfg["api_key_env"]
+                .as_str()
+                .unwrap_or(default_key_env)
+                .to_string(),
+            timeout: Duration::from_secs(
+                cfg["timeout_seconds"]
+                    .as_u64()
+                    .unwrap_or(default_timeout)
+                    .max(1),
+            ),
+        })
+    }
+
+    async fn post(&self, path: &str, body: &Value) -> Result<Vec<u8>, String> {
+        let url = openai::endpoint(&self.base_url, path);
+        let client = reqwest::Client::builder()
+            .timeout(self.timeout)
+            .connect_timeout(self.timeout.min(Duration::from_secs(30)))
+            .build()
+            .map_err(|e| format!("cannot build an HTTP client: {e}"))?;
+        let mut req = client.post(&url).json(body);
+        if let Ok(key) = std::env::var(&self.api_key_env) {
+            if !key.is_empty() {
+                req = req.bearer_auth(key);
+            }
+        }
+        let secs = self.timeout.as_secs();
+        let resp = req.send().await.map_err(|e| describe(&url, secs, &e))?;
+        let status = resp.status();
+        let bytes = resp.bytes().await.map_err(|e| describe(&url, secs, &e))?;
+        if !status.is_success() {
+            let detail = serde_json::from_slice::<Value>(&bytes)
+                .ok()
+                .and_then(|v| v["error"]["message"].as_str().map(str::to_string))
+                .unwrap_or_else(|| String::from_utf8_lossy(&bytes).chars().take(200).collect());
+            return Err(format!("{url} answered HTTP {}: {detail}", status.as_u16()));
+        }
+        Ok(bytes.to_vec())
+    }
+
+    /// Vectors of `texts`, each of `dimensions` numbers, in order.
+    pub async fn embed(
+        &self,
+        texts: &[&str],
+        dimensions: usize,
+    ) -> Result<(Vec<Vec<f32>>, Usage), String> {
+        let body = self
+            .post(
+                "embeddings",
+                &openai::embeddings_request(&self.model, texts),
+            )
+            .await?;
+        openai::parse_embeddings(&body, texts.len(), dimensions)
+            .map_err(|e| format!("{}: {e}", openai::endpoint(&self.base_url, "embeddings")))
+    }
+
+    /// The chat model's answer to a system and a user message.
+    pub async fn chat(&self, system: &str, user: &str) -> Result<(String, Usage), String> {
+        let body = self
+            .post(
+                "chat/completions",
+                &openai::chat_request(&self.model, system, user),
+            )
+            .await?;
+        openai::parse_chat(&body).map_err(|e| {
+            format!(
+                "{}: {e}",
+                openai::endpoint(&self.base_url, "chat/completions")
+            )
+        })
+    }
+}
+
+fn describe(url: &str, secs: u64, e: &reqwest::Error) -> String {
+    if e.is_timeout() {
+        format!("{url} did not answer within {secs} s (timeout)")
+    } else if e.is_connect() {
+        format!("{url} is unreachable (resource unreachable)")
+    } else {
+        format!("{url}: {e}")
+    }
+}

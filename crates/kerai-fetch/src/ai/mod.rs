@@ -1,0 +1,11 @@
+//! The fetcher's side of retrieval: embedding providers (the local model, or an
+//! OpenAI-compatible endpoint) and the chat endpoint, configured by the database's settings
+//! (`kerai._embedding_config()`, `kerai._chat_config()`), with API keys from this process's
+//! environment.
+
+pub mod client;
+pub mod embedder;
+pub mod work;
+
+pub use client::Endpoint;
+pub use embedder::Embedder;

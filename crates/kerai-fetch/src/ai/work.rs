@@ -1,0 +1,172 @@
+//! The fetcher's retrieval work: embed the chunks that wait for a vector, and ask the chat
+//! model for the claims of chunks when `llm_claims` is on. Both go through the extension's
+//! worker functions (`kerai._embed_claim/_embed_store/_embed_fail`,
+//! `kerai._llm_claims_todo`, `kerai.record_llm_claims`), so several fetchers split the work
+//! and a killed one loses nothing.
+
+use super::embedder::{vector_literal, Embedder};
+use super::Endpoint;
+use crate::db;
+use serde_json::{json, Value};
+use tokio_postgres::Client;
+use uuid::Uuid;
+
+#[derive(Debug, Default, Clone, Copy)]
+pub struct EmbedSummary {
+    pub embedded: u64,
+    pub failed: u64,
+    /// Chunks still without an embedding afterwards (failed ones wait for their retry).
+    pub remaining: i64,
+}
+
+impl EmbedSummary {
+    pub fn to_json(self) -> Value {
+        json!({"embedded": self.embedded, "failed": self.failed, "remaining": self.remaining})
+    }
+}
+
+/// After this many failed batches in a row the endpoint is taken to be down: stop, leave the
+/// rest pending (with its backoff) for the next run.
+const FAILED_BATCHES_BEFORE_GIVING_UP: u32 = 3;
+
+/// Embed waiting chunks until none is left (or `limit` were done). `Ok(None)` when embeddings
+/// are off.
+pub async fn embed_pending(
+    client: &Client,
+    worker: &str,
+    limit: Option<u64>,
+    on_batch: &(dyn Fn(&EmbedSummary) + Sync),
+) -> Result<Option<EmbedSummary>, String> {
+    let Some((embedder, cfg)) = Embedder::configured(client).await? else {
+        return Ok(None);
+    };
+    let batch = cfg["batch"].as_i64().unwrap_or(32).clamp(1, 2048) as i32;
+    let model = embedder.model_name();
+    let mut s = EmbedSummary::default();
+    let mut failed_in_a_row = 0;
+    loop {
+        let n = match limit {
+            Some(l) if s.embedded + s.failed >= l => break,
+            Some(l) => batch.min((l - s.embedded - s.failed) as i32),
+            None => batch,
+        };
+        let rows = client
+            .query(
+                "SELECT id, content FROM kerai._embed_claim($1, $2, $3)",
+                &[&worker, &n, &300i32],
+            )
+            .await
+            .map_err(|e| db::message(&e))?;
+        if rows.is_empty() {
+            break;
+        }
+        let ids: Vec<Uuid> = rows.iter().map(|r| r.get(0)).collect();
+        let texts: Vec<String> = rows.iter().map(|r| r.get(1)).collect();
+        let outcome = match embedder.embed(&texts).await {
+            Ok(vectors) => {
+                let lits: Vec<String> = vectors.iter().map(|v| vector_literal(v)).collect();
+                client
+                    .query_one(
+                        "SELECT kerai._embed_store($1, $2, $3, $4)",
+                        &[&worker, &model, &ids, &lits],
+                    )
+                    .await
+                    .map(|r| r.get::<_, i32>(0) as u64)
+                    .map_err(|e| db::message(&e))
+            }
+            Err(e) => Err(e),
+        };
+        match outcome {
+            Ok(stored) => {
+                s.embedded += stored;
+                failed_in_a_row = 0;
+            }
+            Err(e) => {
+                client
+                    .execute("SELECT kerai._embed_fail($1, $2, $3)", &[&worker, &ids, &e])
+                    .await
+                    .map_err(|e| db::message(&e))?;
+                eprintln!("kerai: warning: embedding {} chunks failed: {e}", ids.len());
+                s.failed += ids.len() as u64;
+                failed_in_a_row += 1;
+                if failed_in_a_row >= FAILED_BATCHES_BEFORE_GIVING_UP {
+                    eprintln!("kerai: warning: {failed_in_a_row} batches failed in a row; the rest waits for the next run");
+                    break;
+                }
+            }
+        }
+        on_batch(&s);
+    }
+    s.remaining = client
+        .query_one(
+            "SELECT count(*) FROM kerai.chunks WHERE embedding_status <> 'done'",
+            &[],
+        )
+        .await
+        .map_err(|e| db::message(&e))?
+        .get(0);
+    Ok(Some(s))
+}
+
+#[derive(Debug, Default, Clone, Copy)]
+pub struct ClaimsSummary {
+    pub chunks: u64,
+    pub claims: u64,
+    pub failed: u64,
+}
+
+/// Ask the chat model for the claims of chunks not yet asked about (at most `limit`).
+/// `Ok(None)` when no chat endpoint is configured.
+pub async fn llm_claims(client: &Client, limit: i64) -> Result<Option<ClaimsSummary>, String> {
+    let cfg: Value = client
+        .query_one("SELECT kerai._chat_config()", &[])
+        .await
+        .map_err(|e| db::message(&e))?
+        .get(0);
+    let Some(endpoint) = Endpoint::from_config(&cfg, "KERAI_CHAT_API_KEY", 60) else {
+        return Ok(None);
+    };
+    let rows = client
+        .query(
+            "SELECT id, prompt FROM kerai._llm_claims_todo($1)",
+            &[&limit],
+        )
+        .await
+        .map_err(|e| db::message(&e))?;
+    let mut s = ClaimsSummary::default();
+    for r in rows {
+        let chunk: Uuid = r.get(0);
+        let prompt: String = r.get(1);
+        s.chunks += 1;
+        match endpoint
+            .chat(
+                "You extract factual claims and answer with JSON only.",
+                &prompt,
+            )
+            .await
+        {
+            Ok((text, usage)) => {
+                let p = (usage.prompt_tokens > 0).then_some(usage.prompt_tokens as i32);
+                let c = (usage.completion_tokens > 0).then_some(usage.completion_tokens as i32);
+                let out: Value = client
+                    .query_one(
+                        "SELECT kerai.record_llm_claims($1, $2, $3, $4, $5, $6)",
+                        &[&chunk, &prompt, &text, &endpoint.model, &p, &c],
+                    )
+                    .await
+                    .map_err(|e| db::message(&e))?
+                    .get(0);
+                s.claims += out["claims"].as_u64().unwrap_or(0);
+                if let Some(err) = out["error"].as_str() {
+                    eprintln!("kerai: warning: chunk {chunk}: {err}");
+                    s.failed += 1;
+                }
+            }
+            Err(e) => {
+                eprintln!("kerai: warning: claims of chunk {chunk}: {e}");
+                s.failed += 1;
+            }
+        }
+    }
+    Ok(Some(s))
+}

@@ -1,0 +1,109 @@
+//! `kerai search`: hybrid search (full text + vectors, reciprocal-rank fusion) from the
+//! command line, and the query embedding it needs.
+
+use crate::ai::Embedder;
+use crate::cli::{Format, SearchArgs};
+use crate::db;
+use crate::exit::{Code, Failure};
+use crate::output::{print_json, Table};
+use serde_json::{json, Map, Value};
+use tokio_postgres::Client;
+
+/// `--filter key=value` pairs as the filters object of `kerai.search`.
+pub fn filters_of(pairs: &[String], mode: Option<&str>) -> Result<Value, Failure> {
+    let mut m = Map::new();
+    for p in pairs {
+        let Some((k, v)) = p.split_once('=') else {
+            return Err(
+                Failure::critical(format!("filter \"{p}\" is not key=value"))
+                    .with_hint("e.g. --filter domain=example.org --filter language=en"),
+            );
+        };
+        m.insert(k.trim().to_string(), json!(v.trim()));
+    }
+    if let Some(mode) = mode {
+        m.insert("mode".into(), json!(mode));
+    }
+    Ok(Value::Object(m))
+}
+
+/// Add the query's vector (embedded here, with this process's provider settings and keys) to
+/// the filters. When that is not possible the database embeds it, or searches full text only.
+pub async fn with_query_embedding(client: &Client, query: &str, mut filters: Value) -> Value {
+    if filters["mode"].as_str() == Some("fts") {
+        return filters;
+    }
+    match Embedder::configured(client).await {
+        Ok(Some((e, _))) => match e.embed(&[query.to_string()]).await {
+            Ok(mut v) => {
+                if let Some(v) = v.pop() {
+                    filters["query_embedding"] = json!(v);
+                }
+            }
+            Err(err) => eprintln!(
+                "kerai: warning: embedding the query failed ({err}); the database will try"
+            ),
+        },
+        Ok(None) => {}
+        Err(err) => eprintln!("kerai: warning: {err}; the database will embed the query"),
+    }
+    filters
+}
+
+pub async fn run(url: &str, args: SearchArgs) -> Result<Code, Failure> {
+    let client = db::connect(url).await?;
+    let filters = filters_of(&args.filter, args.mode.as_deref())?;
+    let filters = with_query_embedding(&client, &args.query, filters).await;
+    let rows = client
+        .query(
+            "SELECT chunk_id::text, content, score, fts_rank, vector_rank, url, title, heading_path, version_date
+               FROM kerai.search($1, $2, $3)",
+            &[&args.query, &args.k, &filters],
+        )
+        .await
+        .map_err(|e| Failure::critical(db::message(&e)))?;
+    if args.format == Format::Json {
+        let hits: Vec<Value> = rows
+            .iter()
+            .map(|r| {
+                json!({"chunk_id": r.get::<_, String>(0), "content": r.get::<_, String>(1),
+                       "score": r.get::<_, f64>(2), "fts_rank": r.get::<_, Option<i32>>(3),
+                       "vector_rank": r.get::<_, Option<i32>>(4), "url": r.get::<_, Option<String>>(5),
+                       "title": r.get::<_, Option<String>>(6), "heading_path": r.get::<_, Vec<String>>(7),
+                       "version_date": r.get::<_, Option<chrono::DateTime<chrono::Utc>>>(8)
+                            .map(|t| t.to_rfc3339())})
+            })
+            .collect();
+        print_json(&json!({"query": args.query, "hits": hits}));
+        return Ok(Code::Success);
+    }
+    if rows.is_empty() {
+        println!("no chunk matches \"{}\"", args.query);
+        return Ok(Code::Success);
+    }
+    let mut t = Table::new(&["#", "score", "fts", "vec", "source", "text"]);
+    for (i, r) in rows.iter().enumerate() {
+        let rank = |x: Option<i32>| x.map(|v| v.to_string()).unwrap_or_else(|| "-".into());
+        t.row(vec![
+            (i + 1).to_string(),
+            format!("{:.4}", r.get::<_, f64>(2)),
+            rank(r.get(3)),
+            rank(r.get(4)),
+            r.get::<_, Option<String>>(5).unwrap_or_default(),
+            snippet(&r.get::<_, String>(1), 80),
+        ]);
+    }
+    print!("{}", t.render());
+    Ok(Code::Success)
+}
+
+/// The first `n` characters of a text on one line, with an ellipsis when cut.
+pub fn snippet(text: &str, n: usize) -> String {
+    let flat: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if flat.chars().count() <= n {
+        flat
+    } else {
+        let cut: String = flat.chars().take(n).collect();
+        format!("{}…", cut.trim_end())
+    }
+}
