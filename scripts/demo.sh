@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # `make demo`: the main job on an embedded default. Idempotent; a second run reuses what runs.
 #   private cluster under .kerai/demo (port ${KERAI_PGPORT:-28815}), extension installed,
-#   examples/site/ served on 127.0.0.1:${KERAI_SITE_PORT:-28880}, a crawl, the report.
+#   examples/site/ served on 127.0.0.1:${KERAI_SITE_PORT:-28880}, a crawl, the report; then the
+#   citation loop grows the corpus from the example article, resolving its references through
+#   offline stand-ins of the scholarly services on 127.0.0.1:${KERAI_SCHOLAR_PORT:-28881};
+#   finally the chunks are embedded, searched and used to answer a question.
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$KERAI_ROOT"
@@ -30,10 +33,53 @@ site="http://127.0.0.1:${KERAI_SITE_PORT:-28880}/"
 say "target 'example': the bundled site at ${site}"
 "$kerai" config set example --base-url "$site" file_types=html,pdf,docx,xlsx rate_limit_rps=20 max_pages=100 >/dev/null
 say "crawling (a second make demo finds the pages unchanged)"
-"$kerai" run example --plain
+"$kerai" run example --no-progress
 echo
 "$kerai" status
 echo
 say "the corpus as SQL sees it (kerai.corpus_overview)"
 psql "$DATABASE_URL" -X -q -P pager=off -c "select * from kerai.corpus_overview"
+
+scholar="$(scripts/site.sh scholar-url)"
+say "growing the corpus along citations: kerai crawl resolves the references of the site's documents"
+say "through offline stand-ins of CrossRef, Unpaywall, Semantic Scholar, arXiv, the Internet Archive"
+say "and a concept search (${scholar}); open copies come from the site's papers/ (demo stand-ins)"
+psql "$DATABASE_URL" -X -q -v ON_ERROR_STOP=1 -v scholar="$scholar" >/dev/null <<'SQL'
+SELECT kerai.register_agent('kerai_crawl', 'tool', NULL, jsonb_build_object(
+    'crossref_url', :'scholar' || '/crossref', 'unpaywall_url', :'scholar' || '/unpaywall',
+    'semantic_scholar_url', :'scholar' || '/semantic_scholar', 'arxiv_url', :'scholar' || '/arxiv',
+    'internet_archive_url', :'scholar' || '/internet_archive', 'concept_search_url', :'scholar' || '/concept',
+    -- local stand-ins: no pacing needed (the public services keep their published limits)
+    'crossref_rps', 0, 'unpaywall_rps', 0, 'semantic_scholar_rps', 0, 'arxiv_rps', 0,
+    'internet_archive_rps', 0, 'concept_search_rps', 0,
+    'contact_email', 'demo@northwind.example',
+    'rate_limit_seconds', 0, 'claims_per_cycle', 10, 'min_score', 0.2,
+    'retry_base_seconds', 2, 'max_retries', 3,
+    'ref_types', '["doi", "arxiv", "url", "author_year", "bibliography", "concept"]'::jsonb));
+SQL
+"$kerai" crawl --rate 0.5 --until-idle
+echo
+say "the corpus by citation-chain depth (0: the site's own documents)"
+psql "$DATABASE_URL" -X -q -P pager=off -c "select * from kerai.documents_by_depth order by chain_depth"
+say "references by status"
+psql "$DATABASE_URL" -X -q -P pager=off -c "select status, count(*) as \"references\" from kerai.references group by status order by 2 desc, 1"
+say "what the loop found from the article (kerai.citation_chain)"
+psql "$DATABASE_URL" -X -q -P pager=off -c "select c.depth, c.title, d.metadata->>'content_type' as content, d.metadata->>'license' as license
+  from kerai.citation_chain((select id from kerai.nodes where kind = 'document'
+                              and metadata->>'source_url' like '%/research/active-inference.html'
+                              order by created_at desc limit 1)) c
+  join kerai.nodes d on d.id = c.document where c.depth > 0 order by c.depth, c.title"
+say "and what it decided not to fetch"
+psql "$DATABASE_URL" -X -q -P pager=off -c "select left(content, 48) as reference, status, left(last_error, 64) as why
+  from kerai.references where status in ('skipped', 'not_found') order by status, content"
+say "retrieval: every document is chunked, its chunks embedded (the local all-MiniLM-L6-v2 model)"
+"$kerai" embed
+psql "$DATABASE_URL" -X -q -P pager=off -c "select chunks, embedded, pending, failed, entities, claims from kerai.retrieval_overview"
+say "hybrid search (full text + vectors): kerai search 'how does the brain predict its inputs'"
+"$kerai" search "how does the brain predict its inputs" -k 5
+say "an answer with its sources (extractive: no chat model is configured; see README, Search and answer)"
+"$kerai" answer "What does the good regulator theorem say?" -k 2
+say "claims found without a language model"
+psql "$DATABASE_URL" -X -q -P pager=off -c "select source, left(statement, 70) as statement, round(confidence::numeric, 2) as confidence
+  from kerai.claims order by source, confidence desc, statement limit 8"
 say "demo ready: make psql (SQL), make dburl (connection string), make demo-stop (stop everything)"

@@ -115,6 +115,99 @@ BEGIN
 END
 $$;
 
+-- ---------------------------------------------------------------- one work, fetched once
+
+-- The keys a work is known by, from {doi, arxiv, url} (each a string or an array of strings):
+-- 'doi:<lower-case DOI>', 'arxiv:<id>', 'url:<normalised URL>' (with and without a trailing
+-- slash, see kerai._url_variants).
+CREATE FUNCTION kerai._work_keys(keys jsonb) RETURNS text[]
+LANGUAGE plpgsql IMMUTABLE AS $$
+DECLARE
+    out text[] := '{}';
+    v text;
+    field text;
+BEGIN
+    IF keys IS NULL OR jsonb_typeof(keys) <> 'object' THEN
+        RETURN out;
+    END IF;
+    FOREACH field IN ARRAY ARRAY['doi', 'arxiv', 'url'] LOOP
+        FOR v IN SELECT btrim(x) FROM jsonb_array_elements_text(
+                     CASE jsonb_typeof(keys->field) WHEN 'array' THEN keys->field
+                                                    WHEN 'string' THEN jsonb_build_array(keys->field)
+                                                    ELSE '[]'::jsonb END) x
+                  WHERE btrim(x) <> '' LOOP
+            IF field = 'doi' THEN
+                out := out || ('doi:' || lower(regexp_replace(v, '^(https?://(dx\.)?doi\.org/|doi:\s*)', '', 'i')));
+            ELSIF field = 'arxiv' THEN
+                out := out || ('arxiv:' || lower(regexp_replace(v, 'v\d+$', '')));
+            ELSE
+                out := out || ARRAY(SELECT 'url:' || u FROM unnest(kerai._url_variants(v)) u);
+            END IF;
+        END LOOP;
+    END LOOP;
+    RETURN ARRAY(SELECT DISTINCT k FROM unnest(out) k ORDER BY k);
+END
+$$;
+
+-- An ingested document that is the work with these keys ({doi, arxiv, url}): one the crawl
+-- loop ingested (kerai.document_keys), or any document whose source_url is the URL.
+CREATE FUNCTION kerai._known_document(keys jsonb) RETURNS uuid
+LANGUAGE plpgsql STABLE AS $$
+BEGIN
+    RETURN kerai._known_document_by_keys(kerai._work_keys(keys));
+END
+$$;
+
+-- The same, from keys as kerai._work_keys writes them.
+CREATE FUNCTION kerai._known_document_by_keys(k text[]) RETURNS uuid
+LANGUAGE plpgsql STABLE AS $$
+DECLARE
+    urls text[];
+    doc uuid;
+BEGIN
+    IF k IS NULL OR cardinality(k) = 0 THEN
+        RETURN NULL;
+    END IF;
+    SELECT dk.document_id INTO doc FROM kerai.document_keys dk WHERE dk.key = ANY (k)
+     ORDER BY dk.created_at, dk.key LIMIT 1;
+    IF doc IS NOT NULL THEN
+        RETURN doc;
+    END IF;
+    urls := ARRAY(SELECT substr(x, 5) FROM unnest(k) x WHERE x LIKE 'url:%');
+    IF cardinality(urls) > 0 THEN
+        SELECT n.id INTO doc FROM kerai.nodes n
+         WHERE n.kind = 'document' AND coalesce(n.metadata->>'source_url', '') = ANY (urls)
+         ORDER BY n.created_at LIMIT 1;
+    END IF;
+    RETURN doc;
+END
+$$;
+
+-- Link a reference to a document already in the corpus: a resolves_to edge, the reference
+-- resolved (no fetch, no new document, no reward).
+CREATE FUNCTION kerai._link_reference(ref uuid, doc uuid, info jsonb DEFAULT '{}'::jsonb) RETURNS uuid
+LANGUAGE plpgsql AS $$
+DECLARE
+    cur text;
+BEGIN
+    INSERT INTO kerai.edges (source_id, target_id, relation, metadata)
+    VALUES (ref, doc, 'resolves_to', jsonb_strip_nulls(coalesce(info, '{}'::jsonb) || '{"reused": true}'::jsonb))
+    ON CONFLICT ON CONSTRAINT edges_one_per_relation DO NOTHING;
+    SELECT status INTO cur FROM kerai.reference_state WHERE node_id = ref FOR UPDATE;
+    IF cur = 'failed' THEN
+        PERFORM kerai.transition(ref, 'searching', '{}'::jsonb);
+        cur := 'searching';
+    END IF;
+    IF cur IN ('unresolved', 'searching', 'ingesting') THEN
+        PERFORM kerai.transition(ref, 'resolved', coalesce(info, '{}'::jsonb) || jsonb_build_object('document', doc, 'reused', true));
+    ELSIF cur <> 'resolved' THEN
+        PERFORM kerai._advance(ref, 'resolved', coalesce(info, '{}'::jsonb) || jsonb_build_object('document', doc, 'reused', true));
+    END IF;
+    PERFORM pg_notify('kerai_progress', jsonb_build_object('event', 'linked', 'ref', ref, 'document', doc)::text);
+    RETURN doc;
+END
+$$;
+
 -- ---------------------------------------------------------------- the fetcher's side
 
 -- Lease up to `max` pending items (or items whose lease expired: a crashed fetcher's work).
@@ -165,20 +258,71 @@ BEGIN
 END
 $$;
 
+-- Before fetching, the fetcher asks whether the work it found ({doi, arxiv, url}) is already
+-- in the corpus. Ingested: the item's reference is linked to that document now and the item is
+-- done ({"status": "linked", "document"}). Deposited by another item and not yet ingested: the
+-- item waits for that deposit and is linked when the next cycle ingests it ({"status":
+-- "waiting", "item"}). Unknown: NULL, and the fetcher fetches.
+CREATE FUNCTION kerai._worker_known(item bigint, keys jsonb) RETURNS jsonb
+LANGUAGE plpgsql AS $$
+DECLARE
+    q kerai.crawl_queue := kerai._queue_item(item);
+    k text[] := kerai._work_keys(keys);
+    doc uuid;
+    other bigint;
+BEGIN
+    IF q.status <> 'leased' OR cardinality(k) = 0 THEN
+        RETURN NULL;
+    END IF;
+    doc := kerai._known_document(keys);
+    IF doc IS NOT NULL THEN
+        PERFORM kerai._link_reference(q.node_id, doc, jsonb_build_object('via', 'known', 'keys', to_jsonb(k)));
+        UPDATE kerai.crawl_queue
+           SET status = 'done', lease_until = NULL, updated_at = now(),
+               result = coalesce(result, '{}'::jsonb) || jsonb_build_object('linked_to', doc, 'keys', to_jsonb(k))
+         WHERE id = item;
+        RETURN jsonb_build_object('status', 'linked', 'document', doc);
+    END IF;
+    SELECT o.id INTO other FROM kerai.crawl_queue o
+     WHERE o.status = 'deposited' AND o.id <> item AND o.result->'keys' ?| k AND NOT o.result ? 'same_as'
+     ORDER BY o.id LIMIT 1;
+    IF other IS NOT NULL THEN
+        PERFORM kerai._advance(q.node_id, 'ingesting', jsonb_build_object('same_as_item', other));
+        UPDATE kerai.crawl_queue
+           SET status = 'deposited', markdown = NULL, lease_until = NULL, updated_at = now(),
+               result = coalesce(result, '{}'::jsonb) || jsonb_build_object('same_as', other, 'keys', to_jsonb(k))
+         WHERE id = item;
+        PERFORM pg_notify('kerai_progress', jsonb_build_object('event', 'deposited', 'item', item, 'ref', q.node_id, 'same_as', other)::text);
+        RETURN jsonb_build_object('status', 'waiting', 'item', other);
+    END IF;
+    RETURN NULL;
+END
+$$;
+
 -- Hand over converted markdown; the next kerai.crawl_cycle() ingests it.
 CREATE FUNCTION kerai._worker_deposit(item bigint, markdown text, result jsonb DEFAULT '{}'::jsonb) RETURNS void
 LANGUAGE plpgsql AS $$
 DECLARE
     q kerai.crawl_queue := kerai._queue_item(item);
+    rs kerai.reference_state;
+    keys jsonb;
 BEGIN
     IF markdown IS NULL OR btrim(markdown) = '' THEN
         RAISE EXCEPTION 'crawl queue item %: the deposited markdown is empty', item USING ERRCODE = '22023',
             HINT = 'report an empty document with kerai._worker_fail(item, ''skipped'', ''empty document'')';
     END IF;
+    SELECT * INTO rs FROM kerai.reference_state WHERE node_id = q.node_id;
+    -- What this copy will be known by once ingested (its DOI, arXiv id, URLs and the
+    -- reference's own), so that another reference to the same work waits for it.
+    keys := to_jsonb(kerai._work_keys(jsonb_build_object(
+        'doi', jsonb_build_array(result->'metadata'->>'doi', rs.doi),
+        'arxiv', jsonb_build_array(result->'metadata'->>'arxiv', rs.arxiv),
+        'url', jsonb_build_array(result->>'source_url', rs.url))));
     PERFORM kerai._advance(q.node_id, 'ingesting', coalesce(result, '{}'::jsonb) - 'metadata');
     UPDATE kerai.crawl_queue
        SET status = 'deposited', markdown = _worker_deposit.markdown,
-           result = coalesce(q.result, '{}'::jsonb) || coalesce(_worker_deposit.result, '{}'::jsonb),
+           result = coalesce(q.result, '{}'::jsonb) || coalesce(_worker_deposit.result, '{}'::jsonb)
+                    || jsonb_build_object('keys', keys),
            lease_until = NULL, updated_at = now()
      WHERE id = item;
     PERFORM pg_notify('kerai_progress', jsonb_build_object('event', 'deposited', 'item', item, 'ref', q.node_id)::text);
@@ -220,10 +364,21 @@ DECLARE
     meta jsonb;
     doc uuid;
     ref_text text;
+    keys text[] := ARRAY(SELECT jsonb_array_elements_text(coalesce(q.result->'keys', '[]'::jsonb)));
 BEGIN
     SELECT * INTO rs FROM kerai.reference_state WHERE node_id = q.node_id FOR UPDATE;
     SELECT * INTO agent FROM kerai.agents WHERE id = q.agent_id;
     agent := coalesce(agent, kerai._agent('kerai_crawl'));
+    -- The same work reached the corpus another way since this copy was fetched (another
+    -- fetcher, another reference): link to it rather than ingest it twice.
+    doc := kerai._known_document_by_keys(keys);
+    IF doc IS NOT NULL THEN
+        PERFORM kerai._link_reference(rs.node_id, doc, jsonb_build_object('via', 'known', 'item', item));
+        UPDATE kerai.crawl_queue SET status = 'done', markdown = NULL, updated_at = now(),
+               result = coalesce(result, '{}'::jsonb) || jsonb_build_object('linked_to', doc)
+         WHERE id = item;
+        RETURN doc;
+    END IF;
     SELECT content INTO ref_text FROM kerai.nodes WHERE id = q.node_id;
     meta := coalesce(q.result->'metadata', '{}'::jsonb) || jsonb_strip_nulls(jsonb_build_object(
         'source_url', q.result->>'source_url',
@@ -231,11 +386,16 @@ BEGIN
         'fetched_at', coalesce(q.result->>'fetched_at', now()::text),
         'license', q.result->>'license',
         'content_type', coalesce(q.result->>'content_type', 'full'),
+        'found_via', q.result->>'found_via',
         'chain_depth', rs.chain_depth + 1,
         'chain_root', rs.chain_root,
         'resolved_from', rs.node_id,
         'crawler_agent', agent.id));
     doc := kerai.parse_markdown(q.markdown, meta);
+    PERFORM kerai._document_ingested(doc);
+    INSERT INTO kerai.document_keys (key, document_id)
+    SELECT k, doc FROM unnest(keys) k
+    ON CONFLICT (key) DO NOTHING;
     INSERT INTO kerai.edges (source_id, target_id, relation, metadata)
     VALUES (rs.node_id, doc, 'resolves_to',
             jsonb_strip_nulls(jsonb_build_object('fetched_at', meta->>'fetched_at', 'source_url', meta->>'source_url')))
@@ -247,6 +407,33 @@ BEGIN
     PERFORM kerai._advance(rs.node_id, 'resolved', jsonb_build_object('document', doc, 'source_url', meta->>'source_url'));
     UPDATE kerai.crawl_queue SET status = 'done', markdown = NULL, updated_at = now() WHERE id = item;
     PERFORM pg_notify('kerai_progress', jsonb_build_object('event', 'ingested', 'ref', rs.node_id, 'document', doc)::text);
+    RETURN doc;
+END
+$$;
+
+-- A deposit that waits for another item's copy of the same work (kerai._worker_known): link
+-- its reference to the document that copy became. NULL while that copy is not ingested yet;
+-- an error when it failed to be (the reference then fails and is retried with backoff).
+CREATE FUNCTION kerai._link_deposit(item bigint) RETURNS uuid
+LANGUAGE plpgsql AS $$
+DECLARE
+    q kerai.crawl_queue := kerai._queue_item(item);
+    other kerai.crawl_queue;
+    doc uuid;
+BEGIN
+    SELECT * INTO other FROM kerai.crawl_queue WHERE id = (q.result->>'same_as')::bigint;
+    IF other.status = 'deposited' THEN
+        RETURN NULL;
+    END IF;
+    doc := kerai._known_document_by_keys(ARRAY(SELECT jsonb_array_elements_text(coalesce(q.result->'keys', '[]'::jsonb))));
+    IF doc IS NULL THEN
+        RAISE EXCEPTION 'the copy deposited by crawl queue item % for the same work was not ingested (%)',
+            q.result->>'same_as', coalesce(other.error, other.status, 'gone') USING ERRCODE = '22023';
+    END IF;
+    PERFORM kerai._link_reference(q.node_id, doc, jsonb_build_object('via', 'same_as', 'item', other.id));
+    UPDATE kerai.crawl_queue SET status = 'done', updated_at = now(),
+           result = coalesce(result, '{}'::jsonb) || jsonb_build_object('linked_to', doc)
+     WHERE id = item;
     RETURN doc;
 END
 $$;
@@ -274,26 +461,39 @@ DECLARE
     ingested jsonb := '[]'::jsonb;
     failed jsonb := '[]'::jsonb;
     claimed jsonb := '[]'::jsonb;
+    linked jsonb := '[]'::jsonb;
     skipped integer := 0;
     rescored integer;
     last_claim timestamptz;
+    known uuid;
     r record;
+    dep record;
+    summary jsonb;
 BEGIN
     -- 1. Extract references from documents ingested since the last cycle.
     FOR doc IN SELECT document_id FROM kerai.extraction_queue ORDER BY queued_at LIMIT 20 FOR UPDATE SKIP LOCKED LOOP
         extracted := extracted || kerai.extract_references(doc);
     END LOOP;
 
-    -- 2. Ingest what the fetcher deposited. One bad deposit fails alone.
-    FOR item IN SELECT id FROM kerai.crawl_queue WHERE status = 'deposited' ORDER BY id LIMIT 10 FOR UPDATE SKIP LOCKED LOOP
+    -- 2. Ingest what the fetcher deposited (or link a deposit that waited for another copy of
+    -- the same work). One bad deposit fails alone.
+    FOR dep IN SELECT q.id, q.result ? 'same_as' AS same_as FROM kerai.crawl_queue q
+                WHERE q.status = 'deposited' ORDER BY q.id LIMIT 10 FOR UPDATE SKIP LOCKED LOOP
         BEGIN
-            ingested := ingested || jsonb_build_object('item', item, 'document', kerai._ingest_deposit(item));
+            IF dep.same_as THEN
+                doc := kerai._link_deposit(dep.id);
+                IF doc IS NOT NULL THEN
+                    linked := linked || jsonb_build_object('item', dep.id, 'document', doc);
+                END IF;
+            ELSE
+                ingested := ingested || jsonb_build_object('item', dep.id, 'document', kerai._ingest_deposit(dep.id));
+            END IF;
         EXCEPTION WHEN others THEN
-            failed := failed || jsonb_build_object('item', item, 'error', SQLERRM);
+            failed := failed || jsonb_build_object('item', dep.id, 'error', SQLERRM);
             UPDATE kerai.crawl_queue SET status = 'failed', error = 'ingest: ' || SQLERRM, markdown = NULL,
-                   updated_at = now() WHERE id = item;
+                   updated_at = now() WHERE id = dep.id;
             PERFORM kerai.transition(node_id, 'failed', jsonb_build_object('error', 'ingest: ' || SQLERRM))
-               FROM kerai.crawl_queue WHERE id = item;
+               FROM kerai.crawl_queue WHERE id = dep.id;
         END;
     END LOOP;
     FOR doc IN SELECT document_id FROM kerai.extraction_queue ORDER BY queued_at LIMIT 20 FOR UPDATE SKIP LOCKED LOOP
@@ -311,12 +511,14 @@ BEGIN
         skipped := skipped + 1;
     END LOOP;
 
-    -- 5. Claim the best eligible references, at most one per rate_limit_seconds.
+    -- 5. Claim the best eligible references, at most claims_per_cycle per rate_limit_seconds.
+    -- A reference to a work already in the corpus (same DOI, arXiv id or URL) is linked to it
+    -- on the spot instead.
     SELECT max(created_at) INTO last_claim FROM kerai.crawl_queue WHERE agent_id = a.id;
     IF last_claim IS NULL OR now() - last_claim >= make_interval(secs => rate) THEN
         FOR r IN
             SELECT rs.node_id, rs.ref_type, rs.doi, rs.url, rs.arxiv, rs.title_norm, rs.year, rs.first_author,
-                   rs.score, rs.chain_depth, rs.status, n.content, n.metadata
+                   rs.ay_key, rs.score, rs.chain_depth, rs.status, n.content, n.metadata
               FROM kerai.reference_state rs JOIN kerai.nodes n ON n.id = rs.node_id
              WHERE (rs.status = 'unresolved' OR (rs.status = 'failed' AND rs.next_retry_after <= now()))
                AND rs.chain_depth < max_depth
@@ -328,13 +530,24 @@ BEGIN
              LIMIT claims
                FOR UPDATE OF rs SKIP LOCKED
         LOOP
+            known := kerai._known_document(jsonb_build_object('doi', r.doi, 'arxiv', r.arxiv, 'url', r.url));
+            IF known IS NOT NULL THEN
+                PERFORM kerai._link_reference(r.node_id, known, jsonb_build_object('via', 'known', 'agent', a.name));
+                linked := linked || jsonb_build_object('ref', r.node_id, 'document', known);
+                CONTINUE;
+            END IF;
             PERFORM kerai.transition(r.node_id, 'searching', jsonb_build_object('agent', a.name));
             INSERT INTO kerai.crawl_queue (node_id, agent_id, request)
             VALUES (r.node_id, a.id, jsonb_strip_nulls(jsonb_build_object(
                 'ref', r.node_id, 'ref_type', r.ref_type, 'text', r.content, 'doi', r.doi, 'url', r.url,
                 'arxiv', r.arxiv, 'title', r.metadata->>'title', 'year', r.year,
-                'authors', r.metadata->'authors', 'first_author', r.first_author, 'score', r.score,
-                'chain_depth', r.chain_depth, 'policy', cfg)))
+                'authors', r.metadata->'authors', 'first_author', r.first_author,
+                'year_suffix', nullif(split_part(coalesce(r.ay_key, ''), '|', 3), ''),
+                'container', r.metadata->>'container', 'publisher', r.metadata->>'publisher',
+                'location', r.metadata->>'location', 'term', r.metadata->>'term',
+                'context', (SELECT e.metadata->>'context' FROM kerai.edges e
+                             WHERE e.target_id = r.node_id AND e.relation = 'cites' ORDER BY e.created_at, e.id LIMIT 1),
+                'score', r.score, 'chain_depth', r.chain_depth, 'policy', cfg)))
             RETURNING id INTO item;
             PERFORM pg_notify('kerai_crawl', jsonb_build_object('item', item, 'ref', r.node_id, 'ref_type', r.ref_type)::text);
             claimed := claimed || jsonb_build_object('item', item, 'ref', r.node_id, 'ref_type', r.ref_type,
@@ -343,11 +556,28 @@ BEGIN
     END IF;
 
     PERFORM kerai._compact_counters();
-    RETURN jsonb_build_object(
-        'extracted', extracted, 'ingested', ingested, 'ingest_failures', failed, 'rescored', rescored,
-        'skipped_too_deep', skipped, 'claimed', claimed,
+    summary := jsonb_build_object(
+        'extracted', extracted, 'ingested', ingested, 'linked', linked, 'ingest_failures', failed,
+        'rescored', rescored, 'skipped_too_deep', skipped, 'claimed', claimed,
         'frontier', kerai.counter('references:unresolved'),
-        'pending', (SELECT count(*) FROM kerai.crawl_queue WHERE status IN ('pending', 'leased')));
+        'pending', (SELECT count(*) FROM kerai.crawl_queue WHERE status IN ('pending', 'leased')),
+        'deposited', (SELECT count(*) FROM kerai.crawl_queue WHERE status = 'deposited'),
+        -- What is left to claim now (the rate limit aside) and what waits for its retry.
+        'eligible', (SELECT count(*) FROM kerai.reference_state rs
+                      WHERE (rs.status = 'unresolved' OR (rs.status = 'failed' AND rs.next_retry_after <= now()))
+                        AND rs.chain_depth < max_depth AND coalesce(rs.score, 0) >= min_score
+                        AND rs.ref_type = ANY (ref_types)
+                        AND NOT EXISTS (SELECT 1 FROM kerai.crawl_queue q
+                                         WHERE q.node_id = rs.node_id AND q.status IN ('pending', 'leased', 'deposited'))),
+        'retries_waiting', (SELECT count(*) FROM kerai.reference_state rs
+                             WHERE rs.status = 'failed' AND rs.next_retry_after > now()
+                               AND rs.chain_depth < max_depth AND rs.ref_type = ANY (ref_types)));
+    PERFORM pg_notify('kerai_progress', jsonb_build_object(
+        'event', 'cycle', 'agent', a.name, 'extracted', jsonb_array_length(extracted),
+        'ingested', jsonb_array_length(ingested), 'linked', jsonb_array_length(linked),
+        'claimed', jsonb_array_length(claimed), 'frontier', summary->'frontier',
+        'pending', summary->'pending')::text);
+    RETURN summary;
 END
 $$;
 

@@ -25,9 +25,33 @@ CREATE TRIGGER edges_count_cites_insert AFTER INSERT ON kerai.edges
 CREATE TRIGGER edges_count_cites_delete AFTER DELETE ON kerai.edges
     REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION kerai._count_cites();
 
+-- A URL in kerai's normal form (kerai.normalize_url), and the same with or without a trailing
+-- slash when it has a path and no query: the forms one page is cited in. NULL for NULL; a
+-- string that is not an http(s) URL is kept as it is. (plpgsql: normalize_url is a Rust
+-- function made after this file.)
+CREATE FUNCTION kerai._url_variants(url text) RETURNS text[]
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $$
+DECLARE
+    n text;
+BEGIN
+    IF url IS NULL OR btrim(url) = '' THEN
+        RETURN NULL;
+    END IF;
+    n := coalesce(kerai.normalize_url(btrim(url)), btrim(url));
+    IF n !~ '^https?://[^/]+/.+' OR position('?' IN n) > 0 THEN
+        RETURN ARRAY[n];
+    ELSIF right(n, 1) = '/' THEN
+        RETURN ARRAY[n, left(n, -1)];
+    END IF;
+    RETURN ARRAY[n, n || '/'];
+END
+$$;
+
 -- Find the reference a citation denotes, or make it. Lookup order: DOI, arXiv id, normalised
--- URL, title (trigram similarity >= 0.8, same year when both have one), author-year key,
--- concept term. A match learns what the new citation knows and takes the shallower chain.
+-- URL (kerai._url_variants: fragment, default port, tracking parameters, case of scheme and
+-- host, trailing slash do not matter), title (trigram similarity >= 0.8, same year when both
+-- have one), author-year key, concept term. A match learns what the new citation knows and
+-- takes the shallower chain.
 CREATE FUNCTION kerai._upsert_reference(
     ref_type text, content text, fields jsonb, seen_in uuid, depth integer, root uuid
 ) RETURNS uuid
@@ -36,7 +60,8 @@ LANGUAGE plpgsql AS $$
 DECLARE
     v_doi   text := nullif(lower(btrim(fields->>'doi')), '');
     v_arxiv text := nullif(btrim(fields->>'arxiv'), '');
-    v_url   text := nullif(btrim(fields->>'url'), '');
+    v_urls  text[] := kerai._url_variants(fields->>'url');
+    v_url   text := v_urls[1];
     v_ay    text := nullif(fields->>'ay_key', '');
     v_title text := nullif(kerai.normalize_title(coalesce(fields->>'title', CASE WHEN ref_type = 'concept' THEN content END)), '');
     v_year  integer := CASE WHEN fields->>'year' ~ '^\d{4}$' THEN (fields->>'year')::integer END;
@@ -52,7 +77,7 @@ BEGIN
             SELECT rs.node_id INTO hit FROM kerai.reference_state rs WHERE rs.arxiv = v_arxiv;
         END IF;
         IF hit IS NULL AND v_url IS NOT NULL THEN
-            SELECT rs.node_id INTO hit FROM kerai.reference_state rs WHERE rs.url = v_url
+            SELECT rs.node_id INTO hit FROM kerai.reference_state rs WHERE rs.url = ANY (v_urls)
              ORDER BY rs.created_at LIMIT 1;
         END IF;
         IF hit IS NULL AND v_title IS NOT NULL AND ref_type = 'concept' THEN

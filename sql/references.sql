@@ -28,8 +28,8 @@ INSERT INTO kerai.reference_moves VALUES
     ('unresolved', 'searching'), ('unresolved', 'skipped'), ('unresolved', 'resolved'),
     ('searching', 'found'), ('searching', 'not_found'), ('searching', 'skipped'), ('searching', 'failed'),
     ('searching', 'resolved'),
-    ('found', 'fetching'), ('found', 'skipped'), ('found', 'failed'),
-    ('fetching', 'converting'), ('fetching', 'skipped'), ('fetching', 'failed'),
+    ('found', 'fetching'), ('found', 'not_found'), ('found', 'skipped'), ('found', 'failed'),
+    ('fetching', 'converting'), ('fetching', 'not_found'), ('fetching', 'skipped'), ('fetching', 'failed'),
     ('converting', 'ingesting'), ('converting', 'skipped'), ('converting', 'failed'),
     ('ingesting', 'resolved'), ('ingesting', 'failed'),
     ('failed', 'searching'), ('failed', 'unresolved'),
@@ -151,3 +151,15 @@ CREATE INDEX crawl_queue_pending_idx ON kerai.crawl_queue (id) WHERE status IN (
 CREATE INDEX crawl_queue_deposited_idx ON kerai.crawl_queue (id) WHERE status = 'deposited';
 COMMENT ON TABLE kerai.crawl_queue IS
     'Work handed to the fetcher: pending -> leased (with lease_until) -> deposited (markdown) -> done, or failed.';
+
+-- The keys each ingested work is known by, so that one work is fetched once however it is
+-- cited: `doi:<doi>`, `arxiv:<id>`, `url:<normalised URL>` (see kerai._work_keys). Filled when
+-- the crawl loop ingests a deposit; kerai._known_document reads it.
+CREATE TABLE kerai.document_keys (
+    key         text PRIMARY KEY,
+    document_id uuid NOT NULL REFERENCES kerai.nodes (id) ON DELETE CASCADE,
+    created_at  timestamptz NOT NULL DEFAULT now()
+);
+CREATE INDEX document_keys_document_idx ON kerai.document_keys (document_id);
+COMMENT ON TABLE kerai.document_keys IS
+    'DOIs, arXiv ids and normalised URLs of ingested works, for deduplication at resolution time.';

@@ -83,4 +83,57 @@ SELECT * FROM kerai.corpus_overview;
 SELECT * FROM kerai.documents_by_depth ORDER BY chain_depth;
 SELECT content, citations FROM kerai.priority_queue;
 SELECT ingested FROM kerai.hourly_ingestion;
+-- One work, fetched once. A deposit registers the keys its work is known by (DOI, arXiv id,
+-- normalised URLs); another reference to it is linked to the same document without a fetch.
+UPDATE kerai.agents SET config = config || '{"claims_per_cycle": 10}' WHERE name = 'kerai_crawl';
+SELECT count(kerai.transition(node_id, 'skipped', '{"reason": "not part of this test"}')) AS set_aside
+  FROM kerai.reference_state WHERE status = 'unresolved';
+SELECT kerai.parse_markdown($md$# Twice
+
+See doi:10.5555/once and the same work at https://example.org/once.pdf#page=2, then arXiv:2107.12979.
+$md$, '{"source_url": "https://example.org/twice"}') AS twice \gset
+SELECT jsonb_array_length(c->'claimed') AS claimed FROM kerai.crawl_cycle() c;
+SELECT q.id AS doi_item FROM kerai.crawl_queue q JOIN kerai.references r ON r.id = q.node_id
+ WHERE r.content = '10.5555/once' AND q.status = 'pending' \gset
+SELECT q.id AS url_item FROM kerai.crawl_queue q JOIN kerai.references r ON r.id = q.node_id
+ WHERE r.url = 'https://example.org/once.pdf' AND q.status = 'pending' \gset
+SELECT q.id AS arxiv_item FROM kerai.crawl_queue q JOIN kerai.references r ON r.id = q.node_id
+ WHERE r.arxiv = '2107.12979' AND q.status = 'pending' \gset
+SELECT count(*) AS leased FROM kerai._worker_claim('worker-2', 60, 10);
+-- Nothing known yet: the fetcher fetches.
+SELECT kerai._worker_known(:doi_item, '{"doi": "10.5555/ONCE"}') AS unknown;
+SELECT kerai._worker_progress(:doi_item, 'found', '{"doi": "10.5555/once"}');
+SELECT kerai._worker_deposit(:doi_item, E'# Once\n\nThe work itself.\n',
+    '{"source_url": "https://example.org/once.pdf", "source_type": "pdf", "license": "cc-by", "metadata": {"doi": "10.5555/once", "arxiv": "2301.00001", "title": "Once"}}');
+SELECT result->'keys' AS keys FROM kerai.crawl_queue WHERE id = :doi_item;
+-- Deposited, not yet ingested: the URL reference waits for that deposit.
+SELECT kerai._worker_known(:url_item, '{"url": "https://example.org/once.pdf"}') - 'item' AS waiting;
+SELECT status, result ? 'same_as' AS same_as FROM kerai.crawl_queue WHERE id = :url_item;
+-- A copy that is gone is not found (found and fetching may end so).
+SELECT kerai._worker_progress(:arxiv_item, 'fetching', '{"source_url": "https://example.org/gone.pdf"}');
+SELECT kerai._worker_fail(:arxiv_item, 'not_found', 'resource unreachable: https://example.org/gone.pdf (HTTP 404)') ->> 'to' AS gone;
+-- The next cycle ingests the deposit and links the waiting reference to the same document.
+SELECT jsonb_array_length(c->'ingested') AS ingested, jsonb_array_length(c->'linked') AS linked,
+       c ? 'eligible' AND c ? 'retries_waiting' AS counts
+  FROM kerai.crawl_cycle() c;
+SELECT left(r.content, 36) AS reference, r.status, d.content AS document, e.metadata->>'reused' AS reused
+  FROM kerai.references r JOIN kerai.reference_state rs ON rs.node_id = r.id
+  LEFT JOIN kerai.nodes d ON d.id = r.resolved_doc
+  LEFT JOIN kerai.edges e ON e.source_id = r.id AND e.relation = 'resolves_to'
+ WHERE rs.first_seen_in = :'twice' ORDER BY r.content;
+SELECT key FROM kerai.document_keys k JOIN kerai.nodes d ON d.id = k.document_id WHERE d.content = 'Once' ORDER BY key;
+-- Ingested: a later reference to it is linked at once, by DOI or by URL.
+SELECT kerai._known_document('{"doi": "https://doi.org/10.5555/Once"}') = kerai._known_document('{"url": "https://example.org/once.pdf/"}') AS same_document;
+SELECT kerai._worker_known(999999, '{"doi": "10.5555/once"}');
+-- A new reference to a work in the corpus (here its arXiv id) is linked when the cycle would
+-- claim it: no queue item, no fetch.
+SELECT kerai.parse_markdown($md$# Thrice
+
+The preprint arXiv:2301.00001 is the same work.
+$md$, '{"source_url": "https://example.org/thrice"}') AS thrice \gset
+SELECT jsonb_array_length(c->'linked') AS linked_at_claim, jsonb_array_length(c->'claimed') AS claimed
+  FROM kerai.crawl_cycle() c;
+SELECT r.status, d.content AS document FROM kerai.references r JOIN kerai.nodes d ON d.id = r.resolved_doc
+ WHERE r.arxiv = '2301.00001';
+
 ROLLBACK;

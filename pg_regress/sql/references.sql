@@ -51,4 +51,19 @@ DELETE FROM kerai.nodes WHERE id = :'doc2';
 SELECT left(content, 40) AS content, cite_count FROM kerai.references WHERE doi = '10.1038/nrn2787' OR content LIKE 'Clark%' ORDER BY content;
 
 SELECT kerai.extract_references('00000000-0000-0000-0000-000000000000');
+
+-- One page cited in different URL forms (case, default port, fragment, tracking parameter,
+-- trailing slash) is one reference, stored in kerai's normal form.
+SELECT kerai._url_variants('HTTP://Example.org:80/guide/#intro') AS slash,
+       kerai._url_variants('https://example.org/guide?utm_source=x&b=1') AS query,
+       kerai._url_variants('https://example.org/') AS root, kerai._url_variants(NULL) AS null_url;
+SELECT kerai.parse_markdown($md$# Links
+
+- https://example.org/guide/
+- See HTTPS://Example.org:443/guide#intro, again.
+- And https://example.org/guide?utm_source=feed, but http://example.org/guide is another scheme.
+- A different page: https://example.org/guide/part-2
+$md$, '{"source_url": "https://example.org/links"}') AS links \gset
+SELECT (kerai.extract_references(:'links'))->'references' AS references_touched;
+SELECT url, cite_count FROM kerai.references WHERE url LIKE '%example.org/guide%' ORDER BY url;
 ROLLBACK;

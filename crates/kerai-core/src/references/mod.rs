@@ -672,6 +672,17 @@ mod tests {
         assert_eq!(r.location.as_deref(), Some("Chicago"));
         assert_eq!(r.publisher.as_deref(), Some("University of Chicago Press"));
         assert_eq!(r.year, Some(2003));
+        let r = parse_reference(
+            "Helmholtz, H. von (1866). Handbuch der physiologischen Optik. Leipzig: Voss.",
+        );
+        assert_eq!(r.authors[0].family, "Helmholtz");
+        assert_eq!(r.authors[0].given.as_deref(), Some("H. von"));
+        assert_eq!(
+            r.title.as_deref(),
+            Some("Handbuch der physiologischen Optik")
+        );
+        assert_eq!(r.year, Some(1866));
+        assert_eq!(r.location.as_deref(), Some("Leipzig"));
     }
 
     #[test]

@@ -368,6 +368,16 @@ impl<'t, 'a> P<'t, 'a> {
             Style::FamilyInitials => self.families(i, 3).into_iter().find_map(|(j, fam)| {
                 let g = self.family_comma(j)?;
                 let (k, ini) = self.cluster(g)?;
+                // `Helmholtz, H. von`: a particle after the initials stays with the given part.
+                let mut p = k;
+                while self.particle(p) {
+                    p += 1;
+                }
+                if p > k && ok(self.suffix(p)) {
+                    let particles: Vec<&str> = (k..p).map(|x| self.toks[x].text).collect();
+                    let given = format!("{ini} {}", particles.join(" "));
+                    return Some((self.suffix(p), author(&fam, &given)));
+                }
                 let k = self.suffix(k);
                 ok(k).then(|| (k, author(&fam, &ini)))
             }),

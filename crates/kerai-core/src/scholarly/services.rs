@@ -63,6 +63,19 @@ impl Service {
             Service::Concept => "concept_search_url",
         }
     }
+
+    /// The config key of the service's rate: `<name>_rps` (`concept_search_rps` for the
+    /// concept search), requests per second.
+    fn rate_key(self) -> &'static str {
+        match self {
+            Service::Crossref => "crossref_rps",
+            Service::Unpaywall => "unpaywall_rps",
+            Service::SemanticScholar => "semantic_scholar_rps",
+            Service::Arxiv => "arxiv_rps",
+            Service::InternetArchive => "internet_archive_rps",
+            Service::Concept => "concept_search_rps",
+        }
+    }
 }
 
 impl fmt::Display for Service {
@@ -83,6 +96,28 @@ impl RateLimit {
     /// The smallest gap between two requests that keeps within the limit (`per / requests`).
     pub fn min_interval(&self) -> Duration {
         self.per / self.requests.max(1)
+    }
+
+    /// `rps` requests per second (fractions allowed: 0.2 is one request every 5 s), one at a
+    /// time; 0 means no pacing at all (for local mirrors and test servers). `None` for a
+    /// negative or non-finite rate.
+    pub fn per_second(rps: f64) -> Option<RateLimit> {
+        if !rps.is_finite() || rps < 0.0 {
+            return None;
+        }
+        if rps == 0.0 {
+            return Some(RateLimit {
+                requests: 1,
+                per: Duration::ZERO,
+                concurrency: 1,
+            });
+        }
+        // 1000 requests per (1000 / rps) seconds keeps millisecond precision for slow rates.
+        Some(RateLimit {
+            requests: 1000,
+            per: Duration::from_secs_f64(1000.0 / rps),
+            concurrency: 1,
+        })
     }
 }
 
@@ -220,9 +255,12 @@ impl Services {
     }
 
     /// From the crawler agent's config (a JSON object). Recognised keys, all optional:
-    /// `contact_email`, `user_agent`, `semantic_scholar_api_key`, and one base URL per service:
-    /// `crossref_url`, `unpaywall_url`, `semantic_scholar_url`, `arxiv_url`,
-    /// `internet_archive_url`, `concept_search_url`. Missing keys keep the defaults.
+    /// `contact_email`, `user_agent`, `semantic_scholar_api_key`, one base URL per service
+    /// (`crossref_url`, `unpaywall_url`, `semantic_scholar_url`, `arxiv_url`,
+    /// `internet_archive_url`, `concept_search_url`) and one rate per service in requests per
+    /// second (`crossref_rps`, `unpaywall_rps`, `semantic_scholar_rps`, `arxiv_rps`,
+    /// `internet_archive_rps`, `concept_search_rps`; 0 = unpaced). Missing keys keep the
+    /// defaults; a rate that is not a number of 0 or more is ignored.
     pub fn from_config(cfg: &Value) -> Services {
         let text = |k: &str| {
             cfg.get(k)
@@ -235,6 +273,13 @@ impl Services {
         for service in Service::ALL {
             if let Some(url) = text(service.config_key()) {
                 s = s.with_base(service, &url);
+            }
+            let rate = cfg
+                .get(service.rate_key())
+                .and_then(Value::as_f64)
+                .and_then(RateLimit::per_second);
+            if let (Some(rate), Some(e)) = (rate, s.endpoint_mut(service)) {
+                e.rate = rate;
             }
         }
         s.contact_email = text("contact_email");
@@ -388,6 +433,28 @@ mod tests {
             .headers(Service::Crossref)
             .iter()
             .any(|(k, _)| *k == "x-api-key"));
+    }
+
+    #[test]
+    fn rates_from_config() {
+        let s = Services::from_config(&json!({
+            "crossref_rps": 50, "arxiv_rps": 0.2, "unpaywall_rps": 0,
+            "semantic_scholar_rps": -1, "internet_archive_rps": "fast",
+            "concept_search_url": "http://localhost:1/search", "concept_search_rps": 4
+        }));
+        assert_eq!(s.min_interval(Service::Crossref), Duration::from_millis(20));
+        assert_eq!(s.min_interval(Service::Arxiv), Duration::from_secs(5));
+        assert_eq!(s.min_interval(Service::Unpaywall), Duration::ZERO);
+        // Unusable rates keep the published limits.
+        assert_eq!(
+            s.min_interval(Service::SemanticScholar),
+            Duration::from_secs(3)
+        );
+        assert_eq!(
+            s.min_interval(Service::InternetArchive),
+            Duration::from_secs(1)
+        );
+        assert_eq!(s.min_interval(Service::Concept), Duration::from_millis(250));
     }
 
     #[test]

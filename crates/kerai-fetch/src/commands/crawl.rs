@@ -1,6 +1,7 @@
 //! `kerai crawl`: the citation-loop daemon. Each cycle: `kerai.crawl_cycle()` (extract, score,
-//! claim, ingest), then resolve what is queued (lease, find, fetch, convert, deposit). It
-//! listens on `kerai_crawl` and polls, stops gracefully on SIGTERM / Ctrl-C (the item in hand is
+//! claim, ingest), then resolve what is queued (lease, find, fetch, convert, deposit). Between
+//! cycles it listens on `kerai_crawl`, so what a `crawl_cycle()` run elsewhere (psql, pg_cron)
+//! claims is resolved at once; it stops gracefully on SIGTERM / Ctrl-C (the item in hand is
 //! finished), and reconnects when the database restarts.
 
 use crate::cli::CrawlArgs;
@@ -8,14 +9,31 @@ use crate::commands::run::{lease_seconds, worker_name};
 use crate::db;
 use crate::exit::{Code, Failure};
 use crate::http::{Http, HttpSettings};
-use crate::resolve::{self, Ctx, Outcome, Policy};
+use crate::resolve::{self, Ctx, Known, Outcome, Pacer, Policy, Scholar};
+use futures_util::StreamExt;
 use serde_json::{json, Value};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
+use tokio::sync::mpsc::UnboundedReceiver;
+use tokio::time::Instant;
 use tokio_postgres::Client;
 
+/// The two connections of the daemon: one for work, one that only listens.
+struct Conn {
+    client: Client,
+    /// A message per `kerai_crawl` notification; closed when the listening connection is lost.
+    notes: UnboundedReceiver<()>,
+    _listener: Client,
+}
+
 pub async fn run(url: &str, args: CrawlArgs) -> Result<Code, Failure> {
+    if !(args.rate.is_finite() && args.rate >= 0.0) {
+        return Err(Failure::critical(format!(
+            "--rate {}: the seconds between cycles must be a number of 0 or more",
+            args.rate
+        )));
+    }
     let stop = Arc::new(AtomicBool::new(false));
     {
         let stop = stop.clone();
@@ -31,41 +49,84 @@ pub async fn run(url: &str, args: CrawlArgs) -> Result<Code, Failure> {
     }
     let worker = worker_name();
     let lease = lease_seconds();
-    let mut client = connect_retrying(url, &stop).await?;
+    let pacer = Pacer::default();
+    let mut conn = connect_retrying(url, &stop).await?;
+    let registered: bool = conn
+        .client
+        .query_one(
+            "SELECT EXISTS (SELECT 1 FROM kerai.agents WHERE name = $1 OR id::text = $1)",
+            &[&args.agent],
+        )
+        .await
+        .map_err(|e| Failure::critical(db::message(&e)))?
+        .get(0);
+    if !registered {
+        return Err(Failure::critical(format!(
+            "agent \"{}\" is not registered",
+            args.agent
+        ))
+        .with_hint("register it with SELECT kerai.register_agent('NAME', 'crawler'), or omit --agent for kerai_crawl"));
+    }
     if let Some(depth) = args.max_depth {
-        client
+        if depth < 1 {
+            return Err(Failure::critical(format!(
+                "--max-depth {depth}: a citation chain is at least 1 document deep"
+            )));
+        }
+        conn.client
             .execute(
-                "SELECT kerai.register_agent($1, 'tool', NULL, $2)",
+                "SELECT kerai.register_agent(a.name, a.kind, NULL, $2) FROM kerai.agents a WHERE a.name = $1 OR a.id::text = $1",
                 &[&args.agent, &json!({"max_chain_depth": depth})],
             )
             .await
             .map_err(|e| Failure::critical(db::message(&e)))?;
     }
-    eprintln!(
-        "kerai: crawler {worker} (agent {}) running; one cycle every {} s",
-        args.agent, args.rate
-    );
+    if args.resolve_only {
+        eprintln!(
+            "kerai: crawler {worker} (agent {}) resolving what kerai.crawl_cycle() claims (LISTEN kerai_crawl, polling every {} s)",
+            args.agent, args.rate
+        );
+    } else {
+        eprintln!(
+            "kerai: crawler {worker} (agent {}) running; one cycle every {} s",
+            args.agent, args.rate
+        );
+    }
     let mut cycles = 0u64;
     let mut failures = 0u64;
+    let mut lost = false;
     while !stop.load(Ordering::SeqCst) {
-        match cycle(&client, &args.agent, &worker, lease, &stop).await {
+        if lost {
+            eprintln!("kerai: lost the database connection; reconnecting");
+            conn = connect_retrying(url, &stop).await?;
+            lost = false;
+        }
+        let started = Instant::now();
+        let result = if args.resolve_only {
+            drain(&conn.client, &worker, lease, &stop, &pacer)
+                .await
+                .map(|n| json!({"resolved_now": n}))
+        } else {
+            cycle(&conn.client, &args.agent, &worker, lease, &stop, &pacer).await
+        };
+        match result {
             Ok(summary) => {
                 cycles += 1;
-                print_cycle(cycles, &summary);
-                let idle = summary["claimed"].as_array().is_none_or(|a| a.is_empty())
-                    && summary["ingested"].as_array().is_none_or(|a| a.is_empty())
-                    && summary["pending"].as_i64() == Some(0)
-                    && summary["resolved_now"].as_u64() == Some(0);
-                if args.until_idle && idle {
-                    break;
+                if !args.no_embed && !stop.load(Ordering::SeqCst) {
+                    embed_new_chunks(&conn.client, &worker).await;
+                }
+                if !args.resolve_only {
+                    print_cycle(cycles, &summary);
+                    if args.until_idle && is_idle(&summary) {
+                        break;
+                    }
                 }
                 if args.cycles.is_some_and(|n| cycles >= n) {
                     break;
                 }
             }
-            Err(e) if is_connection_error(&e) => {
-                eprintln!("kerai: lost the database ({}); reconnecting", e);
-                client = connect_retrying(url, &stop).await?;
+            Err(e) if conn.client.is_closed() || is_connection_error(&e) => {
+                lost = true;
                 continue;
             }
             Err(e) => {
@@ -73,10 +134,26 @@ pub async fn run(url: &str, args: CrawlArgs) -> Result<Code, Failure> {
                 eprintln!("kerai: error: crawl cycle failed: {e}");
             }
         }
-        let mut waited = 0.0;
-        while waited < args.rate && !stop.load(Ordering::SeqCst) {
-            tokio::time::sleep(Duration::from_millis(100)).await;
-            waited += 0.1;
+        // Until the next cycle: resolve what others claim (a notification) as it comes.
+        let next = started + Duration::from_secs_f64(args.rate);
+        while !stop.load(Ordering::SeqCst) && !lost {
+            tokio::select! {
+                note = conn.notes.recv() => match note {
+                    Some(()) => {
+                        if let Err(e) = drain(&conn.client, &worker, lease, &stop, &pacer).await {
+                            if conn.client.is_closed() || is_connection_error(&e) {
+                                lost = true;
+                            } else {
+                                failures += 1;
+                                eprintln!("kerai: error: resolving failed: {e}");
+                            }
+                        }
+                    }
+                    None => lost = true,
+                },
+                _ = tokio::time::sleep_until(next) => break,
+                _ = tokio::time::sleep(Duration::from_millis(100)) => {}
+            }
         }
     }
     eprintln!("kerai: crawler stopped after {cycles} cycles");
@@ -87,18 +164,33 @@ pub async fn run(url: &str, args: CrawlArgs) -> Result<Code, Failure> {
     })
 }
 
+/// Nothing happened and nothing is left to do: no claim, ingestion or resolution, nothing
+/// pending, no eligible reference held back by the rate limit and no failure waiting for its
+/// retry.
+fn is_idle(s: &Value) -> bool {
+    let empty = |k: &str| s[k].as_array().is_none_or(|a| a.is_empty());
+    empty("claimed")
+        && empty("ingested")
+        && empty("linked")
+        && s["pending"].as_i64() == Some(0)
+        && s["deposited"].as_i64().unwrap_or(0) == 0
+        && s["resolved_now"].as_u64() == Some(0)
+        && s["eligible"].as_i64().unwrap_or(0) == 0
+        && s["retries_waiting"].as_i64().unwrap_or(0) == 0
+}
+
 fn is_connection_error(e: &str) -> bool {
     e.contains("connection") || e.contains("closed") || e.contains("terminating")
 }
 
-async fn connect_retrying(url: &str, stop: &AtomicBool) -> Result<Client, Failure> {
+async fn connect_retrying(url: &str, stop: &AtomicBool) -> Result<Conn, Failure> {
     let mut wait = Duration::from_millis(500);
     loop {
-        match db::connect(url).await {
+        match connect(url).await {
             Ok(c) => return Ok(c),
             Err(e) if stop.load(Ordering::SeqCst) => return Err(e),
             Err(e) => {
-                eprintln!("kerai: {e}; retrying in {:?}", wait);
+                eprintln!("kerai: {}; retrying in {:?}", e.message, wait);
                 tokio::time::sleep(wait).await;
                 wait = (wait * 2).min(Duration::from_secs(30));
             }
@@ -106,20 +198,66 @@ async fn connect_retrying(url: &str, stop: &AtomicBool) -> Result<Client, Failur
     }
 }
 
-/// One cycle: crawl_cycle(), then resolve every item leased to this worker.
+async fn connect(url: &str) -> Result<Conn, Failure> {
+    let client = db::connect(url).await?;
+    let (listener, mut connection) = tokio_postgres::connect(url, tokio_postgres::NoTls)
+        .await
+        .map_err(|e| {
+            Failure::critical(format!(
+                "cannot connect to the database {}: {e}",
+                db::redact(url)
+            ))
+        })?;
+    let (tx, notes) = tokio::sync::mpsc::unbounded_channel();
+    tokio::spawn(async move {
+        let mut stream = futures_util::stream::poll_fn(move |cx| connection.poll_message(cx));
+        while let Some(Ok(msg)) = stream.next().await {
+            if let tokio_postgres::AsyncMessage::Notification(_) = msg {
+                let _ = tx.send(());
+            }
+        }
+    });
+    listener
+        .batch_execute("LISTEN kerai_crawl")
+        .await
+        .map_err(|e| Failure::critical(db::message(&e)))?;
+    Ok(Conn {
+        client,
+        notes,
+        _listener: listener,
+    })
+}
+
+/// One cycle: crawl_cycle(), then resolve every item in the queue.
 async fn cycle(
     client: &Client,
     agent: &str,
     worker: &str,
     lease: i32,
     stop: &AtomicBool,
+    pacer: &Pacer,
 ) -> Result<Value, String> {
     let summary: Value = client
         .query_one("SELECT kerai.crawl_cycle($1)", &[&agent])
         .await
         .map_err(|e| db::message(&e))?
         .get(0);
+    let resolved = drain(client, worker, lease, stop, pacer).await?;
+    let mut s = summary;
+    s["resolved_now"] = json!(resolved);
+    Ok(s)
+}
+
+/// Lease and resolve queued items one at a time until none is left (or SIGTERM).
+async fn drain(
+    client: &Client,
+    worker: &str,
+    lease: i32,
+    stop: &AtomicBool,
+    pacer: &Pacer,
+) -> Result<u64, String> {
     let mut resolved = 0u64;
+    let mut errors = 0u64;
     while !stop.load(Ordering::SeqCst) {
         let rows = client
             .query(
@@ -131,8 +269,8 @@ async fn cycle(
         let Some(row) = rows.first() else { break };
         let item: i64 = row.get(0);
         let request: Value = row.get(1);
-        let outcome = resolve_item(client, item, &request).await;
-        match &outcome {
+        let outcome = resolve_item(client, item, &request, worker, lease, pacer).await;
+        let recorded = match &outcome {
             Outcome::Deposit { markdown, result } => {
                 client
                     .execute(
@@ -140,32 +278,61 @@ async fn cycle(
                         &[&item, markdown, &Value::Object(result.clone())],
                     )
                     .await
-                    .map_err(|e| db::message(&e))?;
             }
+            Outcome::Linked(_) => Ok(0),
             other => {
-                let (kind, reason) = other.fail_kind().expect("not a deposit");
+                let (kind, reason) = other.fail_kind().expect("a decision");
                 client
                     .execute(
                         "SELECT kerai._worker_fail($1, $2, $3)",
                         &[&item, &kind, &reason],
                     )
                     .await
-                    .map_err(|e| db::message(&e))?;
+            }
+        };
+        let text = request["text"].as_str().unwrap_or("?");
+        match recorded {
+            Ok(_) => {
+                resolved += 1;
+                eprintln!("kerai:   {text} -> {}", describe(&outcome));
+            }
+            // The connection is gone: the caller reconnects; the lease brings the item back.
+            Err(e) if client.is_closed() => return Err(db::message(&e)),
+            // The database refused this outcome: say so, record a failure instead (retried
+            // with backoff, dead after max_retries) and go on with the next item.
+            Err(e) => {
+                errors += 1;
+                let why = format!(
+                    "could not record the outcome ({}): {}",
+                    describe(&outcome),
+                    db::message(&e)
+                );
+                eprintln!("kerai: error: queue item {item} ({text}): {why}");
+                let _ = client
+                    .execute(
+                        "SELECT kerai._worker_fail($1, 'failed', $2)",
+                        &[&item, &why],
+                    )
+                    .await;
             }
         }
-        resolved += 1;
-        eprintln!(
-            "kerai:   {} -> {}",
-            request["text"].as_str().unwrap_or("?"),
-            describe(&outcome)
-        );
     }
-    let mut s = summary;
-    s["resolved_now"] = json!(resolved);
-    Ok(s)
+    if errors > 0 {
+        return Err(format!(
+            "{errors} outcome(s) could not be recorded (resolved {resolved})"
+        ));
+    }
+    Ok(resolved)
 }
 
-async fn resolve_item(client: &Client, item: i64, request: &Value) -> Outcome {
+async fn resolve_item(
+    client: &Client,
+    item: i64,
+    request: &Value,
+    worker: &str,
+    lease: i32,
+    pacer: &Pacer,
+) -> Outcome {
     let policy = Policy::from_config(&request["policy"]);
     let ua = match &policy.contact_email {
         Some(mail) => format!(
@@ -184,6 +351,7 @@ async fn resolve_item(client: &Client, item: i64, request: &Value) -> Outcome {
         Ok(h) => h,
         Err(e) => return Outcome::failed(e),
     };
+    let scholar = Scholar::from_policy(&request["policy"], pacer);
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<(&'static str, Value)>();
     let progress = move |state: &'static str, info: Value| {
         let _ = tx.send((state, info));
@@ -192,21 +360,43 @@ async fn resolve_item(client: &Client, item: i64, request: &Value) -> Outcome {
         http: &http,
         policy,
         progress: &progress,
+        known: Some(Known { client, item }),
     };
-    let resolving = resolve::resolve(request, &ctx);
+    let resolving = resolve::resolve(request, &ctx, &scholar);
     tokio::pin!(resolving);
+    // Keep the lease while the item is in hand (services are paced; downloads take time).
+    let beat = Duration::from_secs_f64((f64::from(lease) / 3.0).max(1.0));
+    let mut heartbeat = tokio::time::interval_at(Instant::now() + beat, beat);
     loop {
         tokio::select! {
             outcome = &mut resolving => {
                 while let Ok((state, info)) = rx.try_recv() {
-                    let _ = client.execute("SELECT kerai._worker_progress($1, $2, $3)", &[&item, &state, &info]).await;
+                    report_progress(client, item, state, &info).await;
                 }
                 return outcome;
             }
-            Some((state, info)) = rx.recv() => {
-                let _ = client.execute("SELECT kerai._worker_progress($1, $2, $3)", &[&item, &state, &info]).await;
+            Some((state, info)) = rx.recv() => report_progress(client, item, state, &info).await,
+            _ = heartbeat.tick() => {
+                let _ = client
+                    .execute("SELECT kerai._worker_heartbeat($1, $2, $3)", &[&item, &worker, &lease])
+                    .await;
             }
         }
+    }
+}
+
+async fn report_progress(client: &Client, item: i64, state: &str, info: &Value) {
+    if let Err(e) = client
+        .execute(
+            "SELECT kerai._worker_progress($1, $2, $3)",
+            &[&item, &state, info],
+        )
+        .await
+    {
+        eprintln!(
+            "kerai: warning: could not record progress of item {item}: {}",
+            db::message(&e)
+        );
     }
 }
 
@@ -224,21 +414,90 @@ fn describe(o: &Outcome) -> String {
                 .and_then(Value::as_str)
                 .unwrap_or("?")
         ),
+        Outcome::Linked(v) => match v["status"].as_str() {
+            Some("linked") => format!(
+                "already in the corpus: linked to document {}",
+                v["document"].as_str().unwrap_or("?")
+            ),
+            _ => format!(
+                "the same work was just deposited (item {}): linked when it is ingested",
+                v["item"]
+            ),
+        },
         Outcome::NotFound(r) => format!("not found: {r}"),
         Outcome::Skipped(r) => format!("skipped: {r}"),
         Outcome::Failed(r) => format!("failed: {r}"),
     }
 }
 
+/// Chunks embedded per cycle at most, so a cycle stays short; the rest waits for the next.
+const EMBED_PER_CYCLE: u64 = 256;
+
+/// Embed the chunks of documents the cycles ingested (with the configured provider); a
+/// failure is reported and left for the next cycle, it does not fail the cycle.
+async fn embed_new_chunks(client: &Client, worker: &str) {
+    match crate::ai::work::embed_pending(client, worker, Some(EMBED_PER_CYCLE), &|_| {}).await {
+        Ok(Some(s)) if s.embedded + s.failed > 0 => eprintln!(
+            "kerai: embedded {} chunks ({} failed, {} waiting)",
+            s.embedded, s.failed, s.remaining
+        ),
+        Ok(_) => {}
+        Err(e) => eprintln!("kerai: warning: embedding skipped this cycle: {e}"),
+    }
+}
+
 fn print_cycle(n: u64, s: &Value) {
     let len = |k: &str| s[k].as_array().map(|a| a.len()).unwrap_or(0);
     eprintln!(
-        "kerai: cycle {n}: extracted {} documents, ingested {}, claimed {}, resolved {}, frontier {}, pending {}",
+        "kerai: cycle {n}: extracted {} documents, ingested {}, linked {}, claimed {}, resolved {}, frontier {}, pending {}",
         len("extracted"),
         len("ingested"),
+        len("linked"),
         len("claimed"),
         s["resolved_now"],
         s["frontier"],
         s["pending"]
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn idle_means_nothing_left() {
+        let quiet = json!({"claimed": [], "ingested": [], "linked": [], "pending": 0, "deposited": 0,
+                           "resolved_now": 0, "eligible": 0, "retries_waiting": 0});
+        assert!(is_idle(&quiet));
+        for (k, v) in [
+            ("claimed", json!([{"item": 1}])),
+            ("linked", json!([{"ref": "r"}])),
+            ("pending", json!(1)),
+            ("deposited", json!(2)),
+            ("resolved_now", json!(1)),
+            ("eligible", json!(3)),
+            ("retries_waiting", json!(1)),
+        ] {
+            let mut s = quiet.clone();
+            s[k] = v;
+            assert!(!is_idle(&s), "{k}");
+        }
+    }
+
+    #[test]
+    fn outcomes_are_described() {
+        assert_eq!(
+            describe(&Outcome::Linked(
+                json!({"status": "linked", "document": "d"})
+            )),
+            "already in the corpus: linked to document d"
+        );
+        assert!(
+            describe(&Outcome::Linked(json!({"status": "waiting", "item": 7}))).contains("item 7")
+        );
+        assert_eq!(
+            describe(&Outcome::skipped("paywalled")),
+            "skipped: paywalled"
+        );
+    }
 }

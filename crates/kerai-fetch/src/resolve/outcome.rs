@@ -14,6 +14,9 @@ pub enum Outcome {
     Skipped(String),
     /// A transient failure: retried with backoff.
     Failed(String),
+    /// The work is already in the corpus (or deposited by another item): the database linked
+    /// the reference to it (`kerai._worker_known`'s answer), nothing was fetched.
+    Linked(Value),
 }
 
 impl Outcome {
@@ -35,7 +38,7 @@ impl Outcome {
             Outcome::NotFound(r) => Some(("not_found", r)),
             Outcome::Skipped(r) => Some(("skipped", r)),
             Outcome::Failed(r) => Some(("failed", r)),
-            Outcome::Deposit { .. } => None,
+            Outcome::Deposit { .. } | Outcome::Linked(_) => None,
         }
     }
 }

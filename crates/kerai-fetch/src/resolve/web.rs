@@ -4,6 +4,7 @@ use super::{Ctx, Outcome};
 use crate::http::{Fetch, Request};
 use crate::site::process;
 use kerai_core::crawl::robots::{product_token, robots_policy_for_status, Robots, RobotsPolicy};
+use kerai_core::scholarly::license_family;
 use kerai_core::{ErrorKind, ResourceError};
 use serde_json::{json, Map, Value};
 
@@ -15,8 +16,15 @@ pub async fn fetch_open_copy(
     license: Option<&str>,
     ctx: &Ctx<'_>,
 ) -> Outcome {
+    if let Some(done) = ctx.already_known(json!({"url": url})).await {
+        return done;
+    }
     if let Err(e) = robots_allow(url, ctx).await {
-        return Outcome::skipped(e.to_string());
+        // An unreachable robots.txt disallows the host for now (RFC 9309): try again later.
+        return match e.kind {
+            ErrorKind::Unreachable => Outcome::failed(e.to_string()),
+            _ => Outcome::skipped(e.to_string()),
+        };
     }
     (ctx.progress)("fetching", json!({"source_url": url, "source": source}));
     let fetched = ctx.http.fetch(&Request::get(url), &|_| Ok(())).await;
@@ -87,9 +95,20 @@ pub async fn fetch_open_copy(
                 .map(str::to_string)
         })
         .unwrap_or_else(|| "oa".to_string());
-    if !ctx.policy.allows(&license) {
-        return Outcome::skipped(format!("license {license} is not in allowed_licenses"));
+    // Recorded by family (cc-by, public-domain, oa, ...), as the policy compares them.
+    let family = license_family(&license);
+    if !ctx.policy.allows(&family) {
+        let named = if family == license.trim().to_lowercase() {
+            family.clone()
+        } else {
+            format!("{} ({family})", license.trim())
+        };
+        return Outcome::skipped(format!(
+            "license not allowed: {url} is under {named}; allowed_licenses is [{}]",
+            ctx.policy.allowed_licenses.join(", ")
+        ));
     }
+    let license = family;
     let words = p.markdown.split_whitespace().count();
     let mut result = Map::new();
     result.insert("source_url".into(), json!(resp.final_url));
