@@ -197,13 +197,35 @@ CREATE INDEX job_logs_created_idx ON kerai.job_logs (created_at);
 COMMENT ON TABLE kerai.job_logs IS
     'Structured logs per job and per item (INFO / WARN / ERROR). Events: CRAWL_STARTED, CRAWL_COMPLETED, '
     'CRAWL_FAILED, PAGE_FETCHED, DOC_DOWNLOADED, ITEM_NEW, ITEM_UPDATED, ITEM_UNCHANGED, ITEM_FAILED, ... '
-    'No secrets or personal data: URLs are logged without userinfo or query strings that look like credentials.';
+    'No secrets or personal data: URLs in the url, message and details columns are logged without userinfo '
+    '(user:password@) and with the values of credential-like query parameters replaced by *** (kerai.redact_secrets).';
+
+-- Credentials out of text that contains URLs, before it is logged: userinfo (`user:password@`
+-- after `scheme://`) is dropped, and the value of every query or fragment parameter whose name
+-- has a credential word as one of its `_` / `-` / `.` separated parts (token, key, password,
+-- secret, sig, signature, auth, session, sid, code, credential, ...: access_token, api_key,
+-- X-Amz-Signature, client_secret) or is one of the run-together forms (apikey, sessionid,
+-- jsessionid, phpsessid, accesstoken, ...) becomes ***. A value ends at &, #, ;, ?, a quote, a
+-- backslash, <, > or white space, so the function is safe on JSON text. Over-redaction
+-- (country_code=***) is the price of never logging a secret.
+CREATE FUNCTION kerai.redact_secrets(t text) RETURNS text
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
+    SELECT regexp_replace(
+             regexp_replace(t, '([a-z][a-z0-9+.-]*://)[^/?#[:space:]@"\\<>'']+@', '\1', 'gi'),
+             '([?&;#](?:[^=&#;[:space:]"\\<>'']*[_.-])?'
+             '(?:token|key|apikey|accesstoken|authtoken|password|passwd|pwd|pass|passphrase|secret|clientsecret|'
+             'sig|signature|auth|authorization|session|sessionid|jsessionid|phpsessid|sessid|sid|code|'
+             'credential|credentials|jwt|bearer|otp|privatekey)'
+             '(?:[_.-][^=&#;[:space:]"\\<>'']*)?=)[^&#;?[:space:]"\\<>'']*',
+             '\1***', 'gi')
+$$;
 
 CREATE FUNCTION kerai._job_log(job uuid, level text, event text, message text, url text DEFAULT NULL,
                                details jsonb DEFAULT '{}'::jsonb) RETURNS void
 LANGUAGE sql AS $$
     INSERT INTO kerai.job_logs (job_id, target_id, level, event, message, url, details)
-    SELECT job, j.target_id, upper(level), event, message, url, coalesce(details, '{}'::jsonb)
+    SELECT job, j.target_id, upper(level), event, kerai.redact_secrets(message), kerai.redact_secrets(url),
+           kerai.redact_secrets(coalesce(details, '{}'::jsonb)::text)::jsonb
       FROM kerai.scrape_jobs j WHERE j.id = job
 $$;
 
@@ -289,8 +311,12 @@ DECLARE
 BEGIN
     UPDATE kerai.scrape_jobs s SET lease_until = now() + make_interval(secs => lease_seconds), heartbeat_at = now()
      WHERE s.id = job AND s.status = 'RUNNING' RETURNING s.status INTO st;
+    -- Rows the recorder holds are being finished: skip them, never wait (waiting here while the
+    -- recorder waits for the job row would deadlock).
     UPDATE kerai.job_urls u SET lease_until = now() + make_interval(secs => lease_seconds)
-     WHERE u.job_id = job AND u.status = 'leased' AND u.leased_by = worker;
+     WHERE u.id IN (SELECT x.id FROM kerai.job_urls x
+                     WHERE x.job_id = job AND x.status = 'leased' AND x.leased_by = worker
+                     FOR UPDATE SKIP LOCKED);
     RETURN coalesce(st, (SELECT s.status FROM kerai.scrape_jobs s WHERE s.id = job));
 END
 $$;
@@ -471,6 +497,7 @@ BEGIN
                                                  title, language, content_length, metadata, document_id)
                 VALUES (version, p_id, job, r->>'content_hash', r->>'raw_html', coalesce(r->'http', '{}'::jsonb),
                         r->>'source_type', meta->>'title', meta->>'language', length(r->>'markdown'), meta, doc);
+                PERFORM kerai._document_ingested(doc);
                 UPDATE kerai.pages x SET last_status = outcome, last_scraped_at = now(), scrape_count = x.scrape_count + 1,
                        http_status = (r->'http'->>'status')::integer, etag = r->'http'->>'etag',
                        last_modified = r->'http'->>'last_modified', content_type = r->'http'->>'content_type',
@@ -555,8 +582,9 @@ LANGUAGE sql STABLE AS $$
 $$;
 
 -- Finish a job. status COMPLETED: exit code 0 without item errors, 1 with some. FAILED:
--- retried (back to PENDING) while retry_count < max_retries, else final with exit code 2.
--- URLs left unfetched (max_runtime, cancellation) are marked skipped.
+-- retried (back to PENDING, after 30 s x 2^retry_count) while retry_count + 1 < max_retries,
+-- keeping its unfinished URLs (leases released) for the retry to fetch; else final with exit
+-- code 2. URLs left unfetched by a final job (max_runtime, failure) are marked skipped.
 CREATE FUNCTION kerai._job_finish(job uuid, worker text, status text, error text DEFAULT NULL) RETURNS kerai.scrape_jobs
 LANGUAGE plpgsql AS $$
 #variable_conflict use_variable
@@ -580,11 +608,10 @@ BEGIN
                                           AND u.leased_by IS DISTINCT FROM worker AND u.lease_until > now()) THEN
         RETURN j;
     END IF;
-    UPDATE kerai.job_urls u SET status = 'skipped', outcome = 'skipped', error_kind = 'not_reached',
-           error = coalesce(error, 'not reached before the job ended'), lease_until = NULL, finished_at = now()
-     WHERE u.job_id = job AND u.status IN ('pending', 'leased');
     IF status = 'FAILED' AND j.retry_count + 1 < j.max_retries
        AND NOT EXISTS (SELECT 1 FROM kerai.scrape_jobs o WHERE o.target_id = j.target_id AND o.status = 'PENDING') THEN
+        UPDATE kerai.job_urls u SET status = 'pending', leased_by = NULL, lease_until = NULL
+         WHERE u.job_id = job AND u.status = 'leased';
         UPDATE kerai.scrape_jobs s SET status = 'PENDING', retry_count = s.retry_count + 1, worker = NULL,
                lease_until = NULL, error = error, scheduled_at = now() + make_interval(secs => 30 * power(2, s.retry_count))
          WHERE s.id = job RETURNING * INTO j;
@@ -592,6 +619,9 @@ BEGIN
                                error, j.retry_count, j.max_retries));
         RETURN j;
     END IF;
+    UPDATE kerai.job_urls u SET status = 'skipped', outcome = 'skipped', error_kind = 'not_reached',
+           error = coalesce(error, 'not reached before the job ended'), lease_until = NULL, finished_at = now()
+     WHERE u.job_id = job AND u.status IN ('pending', 'leased');
     UPDATE kerai.scrape_jobs s SET finished_at = now() WHERE s.id = job;
     m := kerai.job_metrics(job);
     code := CASE WHEN status = 'FAILED' THEN 2 WHEN (m->>'error_count')::integer > 0 THEN 1 ELSE 0 END;

@@ -31,4 +31,16 @@ SELECT kerai.enqueue_job('nowhere');
 SELECT status, exit_code FROM kerai._job_finish((SELECT id FROM kerai.scrape_jobs WHERE status = 'RUNNING'), 'w1', 'COMPLETED');
 SELECT pg_temp.try($$UPDATE kerai.scrape_jobs SET status = 'RUNNING' WHERE status = 'COMPLETED'$$);
 SELECT event, level FROM kerai.job_logs ORDER BY id;
+
+-- Logs keep no credentials: userinfo is dropped, credential-like parameters are masked.
+SELECT kerai.redact_secrets('resource unreachable: http://user:pw@127.0.0.1:8080/x?a=1&token=abc&b=2 (HTTP 500)');
+SELECT kerai.redact_secrets('https://h.example/p?api_key=K1&apikey=K2&keyword=kept&X-Amz-Signature=S&access_token=T#id_token=F');
+SELECT kerai.redact_secrets('https://h.example/login;jsessionid=ABC?page=2&code=xyz&state=s1&monkey=3&author=me');
+SELECT kerai.redact_secrets('mailto:a@b.example, https://h.example/a@b?q=x, no URL at all');
+SELECT kerai._job_log(id, 'error', 'ITEM_FAILED', 'resource unreachable: https://bob:hunter2@h.example/x?session=s3cr3t (HTTP 500)',
+                      'https://bob:hunter2@h.example/x?session=s3cr3t',
+                      '{"from": "https://h.example/?password=hunter2&q=1", "note": "a \"quoted\" https://u:p@h.example/?sig=1"}')
+  FROM kerai.scrape_jobs WHERE status = 'COMPLETED';
+SELECT level, message, url, details FROM kerai.job_logs WHERE event = 'ITEM_FAILED';
+SELECT count(*) AS leaked FROM kerai.job_logs WHERE message || url || details::text ~ '(hunter2|s3cr3t|bob:)';
 ROLLBACK;

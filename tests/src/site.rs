@@ -41,6 +41,15 @@ pub enum Behavior {
     },
     /// An endless calendar: every month links to the next and the previous.
     Calendar,
+    /// `status` (503, 500, ...) for the first `times` requests, then `then`: a flaky host.
+    FailFirst {
+        times: usize,
+        status: u16,
+        then: Box<Behavior>,
+    },
+    /// A page sent brotli-compressed (`Content-Encoding: br`) to clients whose
+    /// `Accept-Encoding` names `br`; others get 406 Not Acceptable.
+    Brotli { content_type: String, body: Vec<u8> },
 }
 
 pub struct Site {
@@ -130,18 +139,18 @@ impl Site {
     /// Serve every file under `dir` at its relative path (`index.html` also at the directory);
     /// `__SITE__` in .xml and .txt files becomes this site's base URL.
     pub fn serve_dir(&self, dir: &std::path::Path) {
-        fn walk(root: &std::path::Path, dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+        fn walk(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
             for e in std::fs::read_dir(dir).unwrap().flatten() {
                 let p = e.path();
                 if p.is_dir() {
-                    walk(root, &p, out)
+                    walk(&p, out)
                 } else {
                     out.push(p)
                 }
             }
         }
         let mut files = Vec::new();
-        walk(dir, dir, &mut files);
+        walk(dir, &mut files);
         for f in files {
             let rel = format!("/{}", f.strip_prefix(dir).unwrap().to_string_lossy());
             let mut body = std::fs::read(&f).unwrap();
@@ -167,11 +176,7 @@ impl Site {
                 _ => "application/octet-stream",
             };
             if rel.ends_with("/index.html") {
-                self.page(
-                    &rel.trim_end_matches("index.html").to_string(),
-                    ct,
-                    body.clone(),
-                );
+                self.page(rel.trim_end_matches("index.html"), ct, body.clone());
             }
             self.page(&rel, ct, body);
         }
@@ -310,6 +315,49 @@ fn respond(req: tiny_http::Request, behavior: Option<Behavior>, n: usize, base: 
                 return respond(req, Some(*then), n, base);
             }
         }
+        Some(Behavior::FailFirst {
+            times,
+            status,
+            then,
+        }) => {
+            if n <= times {
+                req.respond(
+                    tiny_http::Response::from_string("temporarily unavailable")
+                        .with_status_code(status),
+                )
+            } else {
+                return respond(req, Some(*then), n - times, base);
+            }
+        }
+        Some(Behavior::Brotli { content_type, body }) => {
+            let accepts_br = req
+                .headers()
+                .iter()
+                .filter(|h| h.field.equiv("Accept-Encoding"))
+                .any(|h| {
+                    h.value
+                        .as_str()
+                        .split(',')
+                        .any(|e| e.trim().starts_with("br"))
+                });
+            if !accepts_br {
+                req.respond(tiny_http::Response::from_string("br only").with_status_code(406))
+            } else {
+                let compressed = brotli_of(&body);
+                let len = compressed.len();
+                req.respond(tiny_http::Response::new(
+                    200.into(),
+                    vec![
+                        header("Content-Type", &content_type),
+                        header("Content-Encoding", "br"),
+                        header("ETag", &etag_of(&body)),
+                    ],
+                    std::io::Cursor::new(if method_head { Vec::new() } else { compressed }),
+                    Some(len),
+                    None,
+                ))
+            }
+        }
         Some(Behavior::Calendar) => {
             // /calendar/YYYY/MM: links to the previous and next month, forever.
             let parts: Vec<i64> = path
@@ -388,4 +436,11 @@ fn gzip_zeros(n: u64) -> Vec<u8> {
     let body = enc.finish().unwrap();
     *c = Some((n, body.clone()));
     body
+}
+
+/// `body` compressed with brotli (quality 5).
+pub fn brotli_of(body: &[u8]) -> Vec<u8> {
+    let mut w = brotli::CompressorWriter::new(Vec::new(), 4096, 5, 22);
+    w.write_all(body).expect("brotli into memory");
+    w.into_inner()
 }

@@ -77,6 +77,30 @@ fn config_set_get_test_and_versions() {
         "{}",
         test.stdout
     );
+    let test_json = kerai(&db.url, &["config", "test", "t", "--format", "json"]);
+    assert_eq!(test_json.code, 0, "{}", test_json.stderr);
+    let tj = test_json.json();
+    assert_eq!(tj["valid"], true, "{tj}");
+    assert_eq!(tj["targets"][0]["target"], "t");
+    assert_eq!(tj["targets"][0]["problems"], serde_json::json!([]));
+    assert_eq!(tj["targets"][0]["scope"]["urls"][0], site.url("/"), "{tj}");
+    assert_eq!(tj["targets"][0]["scope"]["max_pages"], 9);
+
+    let targets = kerai(&db.url, &["targets", "--format", "json"]);
+    assert_eq!(targets.code, 0, "{}", targets.stderr);
+    let tl = targets.json();
+    assert_eq!(tl.as_array().map(Vec::len), Some(1), "{tl}");
+    assert_eq!(tl[0]["name"], "t");
+    assert_eq!(tl[0]["base_url"], site.url("/"));
+    assert_eq!(tl[0]["config_version"], 3);
+    assert_eq!(tl[0]["file_types"], serde_json::json!(["html", "pdf"]));
+    assert_eq!(tl[0]["config"]["trailing_slash"], "keep");
+    let table = kerai(&db.url, &["targets"]);
+    assert!(
+        table.stdout.contains("config version") && table.stdout.contains("html,pdf"),
+        "{}",
+        table.stdout
+    );
 
     // Bad input: every problem named, exit code 2, nothing stored.
     std::fs::write(
@@ -84,6 +108,27 @@ fn config_set_get_test_and_versions() {
         "[targets.bad]\nbase_url = \"ftp://x\"\nfile_types = [\"exe\"]\nallowed_domains = [\"\"]\n",
     )
     .unwrap();
+    let bad_json = kerai(
+        &db.url,
+        &[
+            "config",
+            "test",
+            "--file",
+            file.to_str().unwrap(),
+            "--format",
+            "json",
+        ],
+    );
+    assert_eq!(bad_json.code, 2);
+    let bj = bad_json.json();
+    assert_eq!(bj["valid"], false);
+    assert_eq!(bj["targets"][0]["target"], "bad");
+    assert!(bj["targets"][0]["scope"].is_null());
+    let problems = bj["targets"][0]["problems"].to_string();
+    assert!(
+        problems.contains("file_types: \\\"exe\\\" is not supported"),
+        "{problems}"
+    );
     let bad = kerai(
         &db.url,
         &["config", "test", "--file", file.to_str().unwrap()],
@@ -234,13 +279,69 @@ fn run_report_status_logs_and_retry() {
     site.clear_hits();
     let retry = kerai(
         &db.url,
-        &["retry-failures", "t", "--window", "1h", "--no-progress"],
+        &[
+            "retry-failures",
+            "t",
+            "--window",
+            "1h",
+            "--no-progress",
+            "--format",
+            "json",
+        ],
     );
     assert_eq!(retry.code, 0, "{}\n{}", retry.stdout, retry.stderr);
     assert_eq!(site.hit_count("/broken"), 1);
     assert_eq!(site.hit_count("/a"), 0);
     let fixed: String = db.one("SELECT last_status FROM kerai.pages WHERE url LIKE '%/broken'");
     assert_eq!(fixed, "new");
+    let rj = retry.json();
+    assert_eq!(rj["mode"], "retry");
+    assert_eq!(rj["status"], "COMPLETED");
+    assert_eq!(rj["window"], "1h");
+    assert_eq!(rj["retried_urls"], serde_json::json!([site.url("/broken")]));
+    assert_eq!(rj["metrics"]["new_count"], 1, "{rj}");
+    // Nothing left to retry: still one JSON document.
+    let none = kerai(&db.url, &["retry-failures", "t", "--format", "json"]);
+    assert_eq!(none.code, 0, "{}", none.stderr);
+    let nj = none.json();
+    assert_eq!(nj["retried_urls"], serde_json::json!([]));
+    assert!(nj["job"].is_null(), "{nj}");
+    let none = kerai(&db.url, &["retry-failures", "t"]);
+    assert!(
+        none.stdout.starts_with("no failures of t"),
+        "{}",
+        none.stdout
+    );
+}
+
+#[test]
+fn every_command_explains_itself_with_examples() {
+    // No database needed for --help.
+    for (args, example) in [
+        (
+            vec!["run", "--help"],
+            "kerai run intranet --since 2026-05-01",
+        ),
+        (vec!["retry-failures", "--help"], "--format json"),
+        (
+            vec!["schedule", "get", "--help"],
+            "kerai schedule get --format json",
+        ),
+        (
+            vec!["config", "test", "--help"],
+            "kerai config test --file targets.toml",
+        ),
+        (vec!["targets", "--help"], "kerai targets --format json"),
+        (vec!["worker", "--help"], "kerai worker --once"),
+    ] {
+        let out = kerai("postgresql://nobody@127.0.0.1:1/none", &args);
+        assert_eq!(out.code, 0, "{args:?}: {}", out.stderr);
+        assert!(
+            out.stdout.contains("Examples:") && out.stdout.contains(example),
+            "{args:?}:\n{}",
+            out.stdout
+        );
+    }
 }
 
 #[test]
@@ -286,6 +387,18 @@ fn schedules_go_through_pg_cron() {
         "{}",
         get.stdout
     );
+    let get_json = kerai(
+        &db.url,
+        &["schedule", "get", "cronsite", "--format", "json"],
+    );
+    assert_eq!(get_json.code, 0, "{}", get_json.stderr);
+    let gj = get_json.json();
+    assert_eq!(gj.as_array().map(Vec::len), Some(1), "{gj}");
+    assert_eq!(gj[0]["target"], "cronsite");
+    assert_eq!(gj[0]["cron"], "0 3 * * 1");
+    assert_eq!(gj[0]["job_name"], "kerai:cronsite");
+    let next = gj[0]["next_run_at"].as_str().unwrap_or("");
+    assert!(next.ends_with("T03:00:00Z"), "{gj}");
     let command: String = db.one("SELECT command FROM cron.job WHERE jobname = 'kerai:cronsite'");
     assert!(
         command.contains("kerai.enqueue_job('cronsite'"),
@@ -318,4 +431,44 @@ fn schedules_go_through_pg_cron() {
     db.client()
         .batch_execute("DELETE FROM kerai.targets WHERE name = 'cronsite'")
         .unwrap();
+}
+
+#[test]
+fn extract_reads_damaged_markdown_lossily() {
+    // NUL bytes and bytes that are not UTF-8: decoded as Windows-1252 with a warning, NULs
+    // dropped, exit 0. No database needed.
+    let file = kerai_e2e::repo_root().join("crates/kerai-core/tests/fixtures/convert/corrupt.md");
+    let out = kerai(
+        "postgresql://nobody@127.0.0.1:1/none",
+        &["extract", file.to_str().unwrap(), "--format", "json"],
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let j = out.json();
+    assert_eq!(j["source_type"], "md");
+    assert_eq!(j["title"], "Release checklist v3");
+    assert_eq!(
+        j["warnings"],
+        serde_json::json!(["decoded as windows-1252"])
+    );
+    let md = j["markdown"].as_str().unwrap();
+    assert!(!md.contains('\0') && md.contains("(résumé ÿ)"), "{md}");
+    // Binary noise named .md is refused in the catalogue's words.
+    let noise = std::env::temp_dir().join(format!("kerai-noise-{}.md", std::process::id()));
+    let mut bytes = b"# Title\n".to_vec();
+    bytes.extend((0..400u32).map(|i| (i % 8) as u8 + 1));
+    std::fs::write(&noise, bytes).unwrap();
+    let bad = kerai(
+        "postgresql://nobody@127.0.0.1:1/none",
+        &["extract", noise.to_str().unwrap()],
+    );
+    let _ = std::fs::remove_file(&noise);
+    assert_eq!(bad.code, 2);
+    assert!(
+        bad.stderr.contains(&format!(
+            "corrupt or unsupported document: {} (binary data, not text)",
+            noise.display()
+        )),
+        "{}",
+        bad.stderr
+    );
 }

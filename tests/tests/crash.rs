@@ -52,7 +52,7 @@ fn a_killed_fetcher_loses_nothing_and_duplicates_nothing() {
         }
     }
     assert!(
-        done >= 10 && done < 41,
+        (10..41).contains(&done),
         "the first fetcher should be part way through, not {done}"
     );
     child.kill().expect("kill the fetcher");

@@ -384,3 +384,40 @@ fn politeness_paces_requests_per_host() {
         started.elapsed()
     );
 }
+
+#[test]
+fn nul_bytes_in_a_page_are_dropped_not_fatal() {
+    // Postgres text cannot hold U+0000: a page with NUL bytes in its text (a broken CMS, a
+    // UTF-16 fragment) is stored without them, as HTML5 parsing ignores them.
+    let site = Site::start();
+    site.html("/", &page("Home", &["/nul"]));
+    site.page(
+        "/nul",
+        "text/html; charset=utf-8",
+        b"<html><body><main><h1>Nul\0 page</h1><p>Research on comp\0\0\0uting, energy and materials, written by a broken exporter.</p></main></body></html>".to_vec(),
+    );
+    let db = TestDb::new("nul");
+    let set = kerai(
+        &db.url,
+        &[
+            "config",
+            "set",
+            "n",
+            "--base-url",
+            &site.url("/"),
+            "rate_limit_rps=0",
+            "use_sitemaps=false",
+        ],
+    );
+    assert_eq!(set.code, 0, "{}", set.stderr);
+    let run = kerai(&db.url, &["run", "n", "--no-progress", "--no-embed"]);
+    assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
+    let text: String = db.one(
+        "SELECT string_agg(n.content, ' ') FROM kerai.pages p JOIN kerai.page_versions v ON v.id = p.current_version
+           JOIN kerai.nodes n ON n.document_id = v.document_id WHERE p.url LIKE '%/nul'",
+    );
+    assert!(
+        text.contains("Research on computing, energy and materials"),
+        "{text}"
+    );
+}

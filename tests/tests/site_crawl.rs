@@ -164,3 +164,56 @@ fn a_single_url_and_a_dry_run() {
     let title: String = db.one("SELECT content FROM kerai.nodes WHERE kind = 'document'");
     assert_eq!(title, "Northwind Institute Annual Report 2025");
 }
+
+#[test]
+fn trailing_slash_strip_makes_one_page_of_two_spellings() {
+    let site = Site::start();
+    site.html("/", "<html><body><main><h1>Home</h1><p>The documentation is linked twice, with and without its slash.</p><a href=\"/docs\">docs</a> <a href=\"/docs/\">docs again</a> <a href=\"/about/\">about</a></main></body></html>");
+    let docs = "<html><body><main><h1>Docs</h1><p>The documentation of the site, one page under two spellings.</p><a href=\"/docs/\">self</a></main></body></html>";
+    site.html("/docs", docs);
+    site.html("/docs/", docs);
+    site.html("/about", "<html><body><main><h1>About</h1><p>Who we are, served only without the trailing slash.</p></main></body></html>");
+    let db = TestDb::new("slash");
+    let set = kerai(
+        &db.url,
+        &[
+            "config",
+            "set",
+            "s",
+            "--base-url",
+            &site.url("/"),
+            "rate_limit_rps=0",
+            "use_sitemaps=false",
+            "trailing_slash=strip",
+        ],
+    );
+    assert_eq!(set.code, 0, "{}", set.stderr);
+    let bad = kerai(&db.url, &["config", "set", "s", "trailing_slash=drop"]);
+    assert_eq!(bad.code, 2);
+    assert!(
+        bad.stderr
+            .contains("trailing_slash: \"drop\" must be keep, strip or add"),
+        "{}",
+        bad.stderr
+    );
+    let run = kerai(&db.url, &["run", "s", "--no-progress", "--format", "json"]);
+    assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
+    assert_eq!(run.json()["metrics"]["new_count"], 3, "{}", run.stdout);
+    let urls: Vec<String> = db
+        .client()
+        .query("SELECT url FROM kerai.pages ORDER BY url", &[])
+        .unwrap()
+        .iter()
+        .map(|r| r.get(0))
+        .collect();
+    assert_eq!(
+        urls,
+        [site.url("/"), site.url("/about"), site.url("/docs")],
+        "the root keeps its slash; /docs and /docs/ are one page"
+    );
+    assert_eq!(site.hit_count("/docs"), 1);
+    assert_eq!(site.hit_count("/docs/"), 0);
+    assert_eq!(site.hit_count("/about/"), 0);
+    let documents: i64 = db.one("SELECT count(*) FROM kerai.nodes WHERE kind = 'document'");
+    assert_eq!(documents, 3);
+}

@@ -130,3 +130,32 @@ fn too_little_main_text_falls_back_to_the_body() {
         "{text}"
     );
 }
+
+/// An article whose reference list outscores its prose (citations are full of commas): the
+/// section headings and the short list between the prose paragraphs are still the article's.
+#[test]
+fn headings_between_prose_and_references_are_kept() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../examples/site/research/active-inference.html");
+    let html = std::fs::read_to_string(path).unwrap();
+    let md = kerai_core::html::to_markdown(&html, "https://example.org/research/").markdown;
+    for heading in [
+        "## Perception as inference",
+        "## From perception to action",
+        "## Expected free energy",
+        "## Where to go next",
+        "## References",
+    ] {
+        assert!(md.contains(heading), "missing {heading:?} in:\n{md}");
+    }
+    assert!(
+        md.contains("- Our own lecture notes: [documents page]"),
+        "{md}"
+    );
+    let refs = md.find("## References").unwrap();
+    assert!(
+        md[refs..].contains("1. Bell, G. S."),
+        "the list follows its heading"
+    );
+    assert!(!md.contains("Search the site"), "the header stays out");
+}

@@ -37,6 +37,17 @@ pub fn redact(url: &str) -> String {
     url.to_string()
 }
 
+/// The message of a database error, with Postgres's hint when it gave one.
+pub fn message(e: &tokio_postgres::Error) -> String {
+    match e.as_db_error() {
+        Some(db) => match db.hint() {
+            Some(h) => format!("{} (hint: {h})", db.message()),
+            None => db.message().to_string(),
+        },
+        None => e.to_string(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -49,16 +60,5 @@ mod tests {
         );
         assert_eq!(redact("postgresql://u@h/db"), "postgresql://u@h/db");
         assert_eq!(redact("host=/tmp dbname=x"), "host=/tmp dbname=x");
-    }
-}
-
-/// The message of a database error, with Postgres's hint when it gave one.
-pub fn message(e: &tokio_postgres::Error) -> String {
-    match e.as_db_error() {
-        Some(db) => match db.hint() {
-            Some(h) => format!("{} (hint: {h})", db.message()),
-            None => db.message().to_string(),
-        },
-        None => e.to_string(),
     }
 }

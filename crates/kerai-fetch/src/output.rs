@@ -81,10 +81,6 @@ pub fn iso(t: &DateTime<Utc>) -> String {
     t.to_rfc3339_opts(SecondsFormat::Secs, true)
 }
 
-pub fn iso_opt(t: &Option<DateTime<Utc>>) -> String {
-    t.as_ref().map(iso).unwrap_or_else(|| "-".into())
-}
-
 /// Parse an ISO 8601 time given on the command line (a date alone means midnight UTC).
 pub fn parse_iso(s: &str) -> Result<DateTime<Utc>, String> {
     if let Ok(t) = DateTime::parse_from_rfc3339(s) {

@@ -242,6 +242,34 @@ pub fn main_roots(doc: &Document, an: &Analysis) -> Vec<NodeId> {
             roots.push(sib);
         }
     }
+    // Headings and lists that sit between accepted siblings belong to the same text: the
+    // section titles of an article whose best-scoring part is, say, its reference list.
+    let interior: Vec<NodeId> = match (roots.first(), roots.last()) {
+        (Some(&first), Some(&last)) if roots.len() >= 2 => doc
+            .children(parent)
+            .filter(|&sib| sib > first && sib < last && !roots.contains(&sib))
+            .filter(|&sib| {
+                matches!(
+                    doc.tag(sib),
+                    Some(
+                        Tag::H1
+                            | Tag::H2
+                            | Tag::H3
+                            | Tag::H4
+                            | Tag::H5
+                            | Tag::H6
+                            | Tag::Ul
+                            | Tag::Ol
+                            | Tag::Dl
+                    )
+                ) && !an.region[sib as usize].is_boilerplate()
+                    && an.text[sib as usize] > 0
+                    && an.link_density(sib) < 0.5
+            })
+            .collect(),
+        _ => Vec::new(),
+    };
+    roots.extend(interior);
     for t in twins {
         if !roots
             .iter()

@@ -1,13 +1,14 @@
 //! `kerai config set|get|test` and `kerai targets`.
 
-use crate::cli::{ConfigCommand, ConfigFormat};
-use crate::commands::run::{dry_run, launched_by_default};
+use crate::cli::{ConfigCommand, ConfigFormat, Format};
+use crate::commands::run::{dry_run, dry_run_scope, launched_by_default};
 use crate::db;
 use crate::exit::{Code, Failure};
-use crate::output::Table;
+use crate::output::{print_json, Table};
 use crate::target::store::{self, StoredTarget};
 use crate::target::toml_file::{self, FileTarget};
 use crate::target::TargetConfig;
+use serde_json::{json, Value};
 
 pub async fn run(url: &str, cmd: ConfigCommand) -> Result<Code, Failure> {
     match cmd {
@@ -31,7 +32,7 @@ pub async fn run(url: &str, cmd: ConfigCommand) -> Result<Code, Failure> {
             }
             Ok(Code::Success)
         }
-        ConfigCommand::Test { name, file } => {
+        ConfigCommand::Test { name, file, format } => {
             let targets: Vec<StoredTarget> = match file {
                 Some(path) => {
                     let all = toml_file::read(&path).map_err(Failure::critical)?;
@@ -52,18 +53,38 @@ pub async fn run(url: &str, cmd: ConfigCommand) -> Result<Code, Failure> {
                 }
             };
             let mut worst = Code::Success;
+            let mut results = Vec::new();
             for t in &targets {
                 let problems = t.config.problems(&t.base_url);
-                if problems.is_empty() {
-                    println!("target {}: config is valid", t.name);
-                    dry_run(t, None).await?;
-                } else {
-                    println!("target {}: {} problem(s)", t.name, problems.len());
-                    for p in &problems {
-                        println!("  - {p}");
-                    }
+                if !problems.is_empty() {
                     worst = Code::Critical;
                 }
+                match format {
+                    Format::Json => {
+                        let scope = if problems.is_empty() {
+                            dry_run_scope(t, None).await?
+                        } else {
+                            Value::Null
+                        };
+                        results.push(json!({
+                            "target": t.name, "base_url": t.base_url, "valid": problems.is_empty(),
+                            "problems": problems, "scope": scope,
+                        }));
+                    }
+                    Format::Table if problems.is_empty() => {
+                        println!("target {}: config is valid", t.name);
+                        dry_run(t, None, Format::Table).await?;
+                    }
+                    Format::Table => {
+                        println!("target {}: {} problem(s)", t.name, problems.len());
+                        for p in &problems {
+                            println!("  - {p}");
+                        }
+                    }
+                }
+            }
+            if format == Format::Json {
+                print_json(&json!({"valid": worst == Code::Success, "targets": results}));
             }
             if worst == Code::Critical {
                 eprintln!("kerai: error: invalid config; fix the fields listed above");
@@ -154,9 +175,23 @@ async fn set(
     Ok(Code::Success)
 }
 
-pub async fn list(url: &str) -> Result<Code, Failure> {
+pub async fn list(url: &str, format: Format) -> Result<Code, Failure> {
     let client = db::connect(url).await?;
     let all = store::list(&client).await?;
+    if format == Format::Json {
+        print_json(&Value::Array(
+            all.iter()
+                .map(|s| {
+                    json!({
+                        "name": s.name, "id": s.id, "base_url": s.base_url,
+                        "config_version": s.config_version, "max_pages": s.config.max_pages,
+                        "file_types": s.config.file_types, "config": s.config,
+                    })
+                })
+                .collect(),
+        ));
+        return Ok(Code::Success);
+    }
     let mut t = Table::new(&["target", "base url", "config version", "max pages", "types"]);
     for s in &all {
         t.row(vec![

@@ -2,7 +2,7 @@
 
 use crate::cli::{Format, ReportArgs};
 use crate::exit::{Code, Failure};
-use crate::output::{iso_opt, print_json, Table};
+use crate::output::{iso, print_json, Table};
 use crate::{db, target};
 use serde_json::{json, Value};
 
@@ -53,8 +53,8 @@ pub async fn run(url: &str, args: ReportArgs) -> Result<Code, Failure> {
         "mode": row.get::<_, String>(3),
         "config_version": row.get::<_, i32>(4),
         "launched_by": row.get::<_, String>(5),
-        "started_at": iso_opt(&row.get(6)),
-        "finished_at": iso_opt(&row.get(7)),
+        "started_at": row.get::<_, Option<chrono::DateTime<chrono::Utc>>>(6).as_ref().map(iso),
+        "finished_at": row.get::<_, Option<chrono::DateTime<chrono::Utc>>>(7).as_ref().map(iso),
         "exit_code": row.get::<_, Option<i32>>(8),
         "error": row.get::<_, Option<String>>(9),
         "metrics": metrics,

@@ -3,6 +3,7 @@
 use crate::cli::{Format, RetryArgs};
 use crate::commands::run::{execute, launched_by_default, Flags};
 use crate::exit::{Code, Failure};
+use crate::output::print_json;
 use crate::target::size::parse_duration;
 use crate::{db, target};
 use serde_json::json;
@@ -29,20 +30,35 @@ pub async fn run(url: &str, args: RetryArgs) -> Result<Code, Failure> {
         .await
         .map_err(|e| Failure::critical(db::message(&e)))?;
     let urls: Vec<String> = rows.iter().map(|r| r.get(0)).collect();
+    let json = args.format == Format::Json;
     if urls.is_empty() {
-        println!("no failures of {} in the last {}", t.name, args.window);
+        if json {
+            print_json(
+                &json!({"target": t.name, "window": args.window, "retried_urls": [], "job": null}),
+            );
+        } else {
+            println!("no failures of {} in the last {}", t.name, args.window);
+        }
         return Ok(Code::Success);
     }
-    println!(
+    let note = format!(
         "retrying {} URLs that failed in the last {}",
         urls.len(),
         args.window
     );
+    // JSON on standard output is one document: the note goes to standard error.
+    if json {
+        eprintln!("kerai: {note}");
+    } else {
+        println!("{note}");
+    }
     let flags = Flags {
         queue: false,
         join: false,
         no_progress: args.no_progress,
-        format: Format::Table,
+        format: args.format,
+        embed: true,
+        report_extra: Some(json!({"window": args.window, "retried_urls": urls})),
     };
     execute(
         url,

@@ -18,7 +18,7 @@ pub async fn run(url: &str, args: RunArgs) -> Result<Code, Failure> {
         None => target::store::only(&client).await?,
     };
     if args.dry_run {
-        return dry_run(&t, args.since.as_deref()).await;
+        return dry_run(&t, args.since.as_deref(), args.format).await;
     }
     let (mode, options) = if args.full {
         ("full", json!({}))
@@ -36,6 +36,8 @@ pub async fn run(url: &str, args: RunArgs) -> Result<Code, Failure> {
         join: args.join,
         no_progress: args.no_progress,
         format: args.format,
+        embed: !args.no_embed,
+        report_extra: None,
     };
     execute(url, &client, &t, mode, options, &launched_by, &flags).await
 }
@@ -45,6 +47,10 @@ pub struct Flags {
     pub join: bool,
     pub no_progress: bool,
     pub format: Format,
+    /// Embed the chunks waiting for a vector once the crawl is done.
+    pub embed: bool,
+    /// Fields added to the JSON report (`retry-failures` names the URLs it retried).
+    pub report_extra: Option<Value>,
 }
 
 pub fn launched_by_default() -> String {
@@ -137,7 +143,44 @@ pub async fn execute(
     };
     let end = runner::run_job(url, &spec, &opts).await?;
     finish(client, &spec, &worker, &end).await?;
-    report(client, spec.id, flags.format).await
+    let code = report_with(client, spec.id, flags.format, flags.report_extra.as_ref()).await?;
+    // A cancelled, interrupted or failed crawl stops here: its chunks wait for `kerai embed`.
+    if !flags.embed || end.cancelled || end.error.is_some() {
+        return Ok(code);
+    }
+    Ok(match embed_after_crawl(client, &worker).await {
+        Some(false) if code == Code::Success => Code::Partial,
+        _ => code,
+    })
+}
+
+/// Embed what the crawl chunked (`kerai embed`'s work), reporting on standard error.
+/// `Some(true)` when every chunk got its vector, `Some(false)` when some failed, `None` when
+/// embeddings are off.
+pub async fn embed_after_crawl(client: &Client, worker: &str) -> Option<bool> {
+    let progress = |s: &crate::ai::work::EmbedSummary| {
+        eprintln!(
+            "kerai: embedding: {} chunks done, {} failed",
+            s.embedded, s.failed
+        );
+    };
+    match crate::ai::work::embed_pending(client, worker, None, &progress).await {
+        Ok(Some(s)) => {
+            eprintln!(
+                "kerai: embedded {} chunks ({} failed, {} still without an embedding)",
+                s.embedded, s.failed, s.remaining
+            );
+            Some(s.failed == 0)
+        }
+        Ok(None) => None,
+        Err(e) => {
+            eprintln!("kerai: warning: embedding skipped: {e}");
+            eprintln!(
+                "hint: `kerai embed` retries; for the local model run scripts/install-model.sh"
+            );
+            Some(false)
+        }
+    }
 }
 
 /// Take a job to run: `_job_begin` for a pending or crashed one; a joined one is run as is.
@@ -178,7 +221,6 @@ pub fn spec_from_row(r: &tokio_postgres::Row) -> Result<JobSpec, Failure> {
         id: r.get(0),
         target: r.get(1),
         config: config.complete(&base_url),
-        base_url,
         mode: r.get(3),
         options: r.get(4),
         urls_enqueued: r.get(6),
@@ -218,6 +260,16 @@ pub async fn finish(
 
 /// Print the job's report; the exit code follows the job: 0, 1 (some items failed) or 2.
 pub async fn report(client: &Client, job: uuid::Uuid, format: Format) -> Result<Code, Failure> {
+    report_with(client, job, format, None).await
+}
+
+/// [`report`], with `extra` fields merged into the JSON form.
+pub async fn report_with(
+    client: &Client,
+    job: uuid::Uuid,
+    format: Format,
+    extra: Option<&Value>,
+) -> Result<Code, Failure> {
     let row = client
         .query_one(
             "SELECT job_id::text, target, status, mode, config_version, launched_by, started_at, finished_at, exit_code, error, metrics
@@ -236,7 +288,13 @@ pub async fn report(client: &Client, job: uuid::Uuid, format: Format) -> Result<
         "exit_code": exit, "error": row.get::<_, Option<String>>(9), "metrics": row.get::<_, Value>(10),
     });
     match format {
-        Format::Json => print_json(&r),
+        Format::Json => {
+            let mut r = r;
+            if let (Some(obj), Some(Value::Object(more))) = (r.as_object_mut(), extra) {
+                obj.extend(more.clone());
+            }
+            print_json(&r)
+        }
         Format::Table => print!("{}", super::report::render(&r)),
     }
     Ok(match (status.as_str(), exit) {
@@ -248,7 +306,23 @@ pub async fn report(client: &Client, job: uuid::Uuid, format: Format) -> Result<
 }
 
 /// `--dry-run`: the scope as a crawl would see it, without fetching pages or writing.
-pub async fn dry_run(t: &StoredTarget, since: Option<&str>) -> Result<Code, Failure> {
+pub async fn dry_run(
+    t: &StoredTarget,
+    since: Option<&str>,
+    format: Format,
+) -> Result<Code, Failure> {
+    let scope = dry_run_scope(t, since).await?;
+    match format {
+        Format::Json => print_json(&scope),
+        Format::Table => print!("{}", render_scope(&scope)),
+    }
+    Ok(Code::Success)
+}
+
+/// What a crawl of `t` would start with: `{target, base_url, config_version, sitemaps: [{url,
+/// kind}], urls, seeds, from_sitemaps, excluded: [{url, reason}], older_than_since, max_depth,
+/// max_pages}`. Fetches robots.txt and sitemaps, never pages; writes nothing.
+pub async fn dry_run_scope(t: &StoredTarget, since: Option<&str>) -> Result<Value, Failure> {
     let since = since
         .map(parse_iso)
         .transpose()
@@ -256,35 +330,68 @@ pub async fn dry_run(t: &StoredTarget, since: Option<&str>) -> Result<Code, Fail
     let http = Http::new(runner::http_settings(&t.config)).map_err(Failure::critical)?;
     let scope = Scope::new(&t.config);
     let found = discover::discover(&http, &t.config, &scope, since).await;
-    println!(
+    Ok(json!({
+        "target": t.name,
+        "base_url": t.base_url,
+        "config_version": t.config_version,
+        "sitemaps": found.sitemaps.iter().map(|(url, kind)| json!({"url": url, "kind": kind})).collect::<Vec<_>>(),
+        "urls": found.urls.iter().map(|u| u.url.clone()).collect::<Vec<_>>(),
+        "seeds": found.urls.iter().filter(|u| u.via == "seed").count(),
+        "from_sitemaps": found.urls.iter().filter(|u| u.via == "sitemap").count(),
+        "excluded": found.excluded.iter().map(|(url, why)| json!({"url": url, "reason": why})).collect::<Vec<_>>(),
+        "older_than_since": found.older_than_since,
+        "max_depth": t.config.max_depth,
+        "max_pages": t.config.max_pages,
+    }))
+}
+
+/// The dry run for people: sitemaps, the first 50 URLs, what was left out and why.
+pub fn render_scope(v: &Value) -> String {
+    use std::fmt::Write;
+    let list = |k: &str| v[k].as_array().cloned().unwrap_or_default();
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
         "target {} ({}), config v{}",
-        t.name, t.base_url, t.config_version
+        v["target"].as_str().unwrap_or(""),
+        v["base_url"].as_str().unwrap_or(""),
+        v["config_version"]
     );
-    for (url, kind) in &found.sitemaps {
-        println!("  sitemap  {kind:<10} {url}");
-    }
-    println!(
-        "would start with {} URLs ({} seeds, {} from sitemaps); links are followed to depth {} (max_pages {})",
-        found.urls.len(),
-        found.urls.iter().filter(|u| u.via == "seed").count(),
-        found.urls.iter().filter(|u| u.via == "sitemap").count(),
-        t.config.max_depth,
-        t.config.max_pages
-    );
-    for u in found.urls.iter().take(50) {
-        println!("  + {}", u.url);
-    }
-    if found.urls.len() > 50 {
-        println!("  ... and {} more", found.urls.len() - 50);
-    }
-    for (u, why) in found.excluded.iter().take(50) {
-        println!("  - {u}  ({why})");
-    }
-    if found.older_than_since > 0 {
-        println!(
-            "{} sitemap entries are older than --since",
-            found.older_than_since
+    for s in list("sitemaps") {
+        let _ = writeln!(
+            out,
+            "  sitemap  {:<10} {}",
+            s["kind"].as_str().unwrap_or(""),
+            s["url"].as_str().unwrap_or("")
         );
     }
-    Ok(Code::Success)
+    let urls = list("urls");
+    let _ = writeln!(
+        out,
+        "would start with {} URLs ({} seeds, {} from sitemaps); links are followed to depth {} (max_pages {})",
+        urls.len(),
+        v["seeds"],
+        v["from_sitemaps"],
+        v["max_depth"],
+        v["max_pages"]
+    );
+    for u in urls.iter().take(50) {
+        let _ = writeln!(out, "  + {}", u.as_str().unwrap_or(""));
+    }
+    if urls.len() > 50 {
+        let _ = writeln!(out, "  ... and {} more", urls.len() - 50);
+    }
+    for e in list("excluded").iter().take(50) {
+        let _ = writeln!(
+            out,
+            "  - {}  ({})",
+            e["url"].as_str().unwrap_or(""),
+            e["reason"].as_str().unwrap_or("")
+        );
+    }
+    let older = v["older_than_since"].as_u64().unwrap_or(0);
+    if older > 0 {
+        let _ = writeln!(out, "{older} sitemap entries are older than --since");
+    }
+    out
 }

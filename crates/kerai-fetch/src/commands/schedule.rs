@@ -1,12 +1,13 @@
 //! `kerai schedule set|get|remove`: crawls scheduled with pg_cron. The cron job queues a job
 //! (kerai.enqueue_job); a running `kerai worker` runs it.
 
-use crate::cli::ScheduleCommand;
+use crate::cli::{Format, ScheduleCommand};
 use crate::exit::{Code, Failure};
-use crate::output::{iso, Table};
+use crate::output::{iso, print_json, Table};
 use crate::{db, target};
 use chrono::{DateTime, Utc};
 use kerai_core::crawl::cron;
+use serde_json::{json, Value};
 use tokio_postgres::Client;
 
 pub struct Schedule {
@@ -51,14 +52,29 @@ pub async fn run(url: &str, cmd: ScheduleCommand) -> Result<Code, Failure> {
             );
             Ok(Code::Success)
         }
-        ScheduleCommand::Get { target } => {
+        ScheduleCommand::Get { target, format } => {
             require_pg_cron(&client).await?;
             let all = schedules(&client).await?;
-            let mut t = Table::new(&["target", "cron", "next run"]);
-            for s in all
+            let chosen: Vec<&Schedule> = all
                 .iter()
                 .filter(|s| target.as_ref().is_none_or(|t| *t == s.target))
-            {
+                .collect();
+            if format == Format::Json {
+                print_json(&Value::Array(
+                    chosen
+                        .iter()
+                        .map(|s| {
+                            json!({
+                                "target": s.target, "cron": s.cron, "job_name": job_name(&s.target),
+                                "next_run_at": s.next_run.as_ref().map(iso),
+                            })
+                        })
+                        .collect(),
+                ));
+                return Ok(Code::Success);
+            }
+            let mut t = Table::new(&["target", "cron", "next run"]);
+            for s in chosen {
                 t.row(vec![
                     s.target.clone(),
                     s.cron.clone(),

@@ -3,7 +3,7 @@
 
 use crate::cli::{Format, StatusArgs};
 use crate::exit::{Code, Failure};
-use crate::output::{iso, iso_opt, print_json, Table};
+use crate::output::{iso, print_json, Table};
 use crate::{commands::schedule, db};
 use chrono::{DateTime, Utc};
 use serde_json::{json, Value};
@@ -47,7 +47,7 @@ pub async fn run(url: &str, args: StatusArgs) -> Result<Code, Failure> {
             let m: Value = r.get(6);
             json!({
                 "job": job,
-                "started_at": iso_opt(&r.get::<_, Option<DateTime<Utc>>>(4)),
+                "started_at": r.get::<_, Option<DateTime<Utc>>>(4).as_ref().map(iso),
                 "worker": r.get::<_, Option<String>>(5),
                 "urls_enqueued": r.get::<_, i32>(7),
                 "items_processed": m["items_processed"], "remaining": m["remaining"],
@@ -62,7 +62,7 @@ pub async fn run(url: &str, args: StatusArgs) -> Result<Code, Failure> {
             "running": running,
             "pending_jobs": r.get::<_, i64>(9),
             "last_job": r.get::<_, Option<String>>(10).map(|s| s.trim().to_string()),
-            "last_success_at": iso_opt(&r.get::<_, Option<DateTime<Utc>>>(8)),
+            "last_success_at": r.get::<_, Option<DateTime<Utc>>>(8).as_ref().map(iso),
             "schedule": sched.map(|s| s.cron.clone()),
             "next_run_at": sched.and_then(|s| s.next_run.as_ref().map(iso)),
         }));

@@ -1,8 +1,11 @@
 //! `kerai worker`: run queued and scheduled jobs as they come. Listens on `kerai_jobs` and
-//! polls, so a job queued by pg_cron or another client starts within seconds.
+//! polls, so a job queued by pg_cron or another client starts within seconds. After each job
+//! it embeds the chunks the crawl made.
 
 use crate::cli::{Format, WorkerArgs};
-use crate::commands::run::{finish, lease_seconds, report, spec_from_row, worker_name};
+use crate::commands::run::{
+    embed_after_crawl, finish, lease_seconds, report, spec_from_row, worker_name,
+};
 use crate::db;
 use crate::exit::{Code, Failure};
 use crate::site::runner::{self, RunOptions};
@@ -61,9 +64,20 @@ pub async fn run(url: &str, args: WorkerArgs) -> Result<Code, Failure> {
                 };
                 let end = runner::run_job(url, &spec, &opts).await?;
                 finish(&client, &spec, &worker, &end).await?;
-                let code = report(&client, spec.id, Format::Table).await?;
+                let mut code = report(&client, spec.id, Format::Table).await?;
+                if !end.cancelled
+                    && end.error.is_none()
+                    && embed_after_crawl(&client, &worker).await == Some(false)
+                    && code == Code::Success
+                {
+                    code = Code::Partial;
+                }
                 if code.as_i32() > worst.as_i32() {
                     worst = code;
+                }
+                // Ctrl-C during a job ends the job (FAILED, retried later) and the worker.
+                if end.error.as_deref() == Some("interrupted") {
+                    return Ok(worst);
                 }
             }
             None if args.once => return Ok(worst),

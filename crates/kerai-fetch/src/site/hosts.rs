@@ -83,6 +83,7 @@ impl<T> Hosts<T> {
         self.hosts.get_mut(name).expect("inserted above")
     }
 
+    #[cfg(test)]
     pub fn get(&self, name: &str) -> Option<&Host<T>> {
         self.hosts.get(name)
     }
@@ -94,10 +95,6 @@ impl<T> Hosts<T> {
 
     pub fn queued(&self) -> usize {
         self.hosts.values().map(|h| h.queue.len()).sum()
-    }
-
-    pub fn in_flight(&self) -> usize {
-        self.hosts.values().map(|h| h.in_flight).sum()
     }
 
     /// Hosts whose robots.txt must be fetched before their queue can move; marks them pending.

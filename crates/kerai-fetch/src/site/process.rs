@@ -8,9 +8,6 @@ use kerai_core::ResourceError;
 use serde_json::{json, Map, Value};
 use sha2::{Digest, Sha256};
 
-/// Raw HTML larger than this is not kept inline in page_versions.raw_html.
-pub const INLINE_HTML_LIMIT: usize = 1 << 20;
-
 #[derive(Debug, Clone)]
 pub struct Processed {
     pub source_type: &'static str,
@@ -82,7 +79,13 @@ pub fn process(
             markdown: ex.markdown,
             metadata,
             links: ex.links,
-            raw_html: (text.len() <= INLINE_HTML_LIMIT).then_some(text),
+            // Kept whole (the database moves HTML over 1 MB out of line, kerai.blobs), but for
+            // NUL characters, which Postgres text cannot hold and HTML parsing ignores.
+            raw_html: Some(if text.contains('\0') {
+                text.replace('\0', "")
+            } else {
+                text
+            }),
             content_hash,
         });
     }
@@ -168,6 +171,25 @@ mod tests {
         assert!(p.markdown.contains("# Hello"), "{}", p.markdown);
         assert!(p.links.iter().any(|l| l.url == "http://h.test/doc.pdf"));
         assert!(p.raw_html.is_some());
+    }
+
+    #[test]
+    fn nul_characters_never_reach_the_database() {
+        let page = b"<html><head><title>T\0</title></head><body><main><h1>He\0llo</h1><p>A paragraph long enough to be the main con\0tent of this little page.</p></main></body></html>";
+        let p = process(
+            page,
+            Some("text/html"),
+            "http://h.test/",
+            &|_| true,
+            &Limits::default(),
+        )
+        .unwrap();
+        assert!(p.markdown.contains("# Hello"), "{}", p.markdown);
+        assert!(p.markdown.contains("main content"), "{}", p.markdown);
+        assert!(!p.raw_html.as_deref().unwrap().contains('\0'));
+        assert!(!serde_json::to_string(&p.metadata)
+            .unwrap()
+            .contains("\\u0000"));
     }
 
     #[test]

@@ -91,11 +91,16 @@ async fn run(
 ) {
     let mut buf: Vec<Value> = Vec::new();
     let mut last_error: Option<String> = None;
+    // A result waits at most MAX_WAIT from its arrival (not from the latest one: a slow,
+    // steady stream of results must not wait for a full batch).
+    let mut due = tokio::time::Instant::now();
     loop {
         let msg = if buf.is_empty() {
-            rx.recv().await
+            let m = rx.recv().await;
+            due = tokio::time::Instant::now() + MAX_WAIT;
+            m
         } else {
-            match tokio::time::timeout(MAX_WAIT, rx.recv()).await {
+            match tokio::time::timeout_at(due, rx.recv()).await {
                 Ok(m) => m,
                 Err(_) => {
                     write(&db, job, &worker, &mut buf, &totals, &mut last_error).await;

@@ -6,7 +6,7 @@ use super::discover::{self, NewUrl};
 use super::hosts::{HostRules, Hosts};
 use super::process::{self, Processed};
 use super::progress::Progress;
-use super::record::{Recorder, Totals};
+use super::record::Recorder;
 use super::scope::{type_from_path, Scope};
 use crate::db;
 use crate::exit::Failure;
@@ -28,7 +28,6 @@ use tokio_postgres::Client;
 pub struct JobSpec {
     pub id: uuid::Uuid,
     pub target: String,
-    pub base_url: String,
     pub mode: String,
     pub options: Value,
     pub config: TargetConfig,
@@ -47,7 +46,6 @@ pub struct RunOptions {
 /// How the run ended, from this runner's point of view.
 #[derive(Debug, Clone)]
 pub struct RunEnd {
-    pub totals: Totals,
     pub cancelled: bool,
     pub error: Option<String>,
 }
@@ -337,11 +335,7 @@ pub async fn run_job(
     if let Err(e) = flushed {
         error.get_or_insert(e);
     }
-    Ok(RunEnd {
-        totals: recorder.totals(),
-        cancelled,
-        error,
-    })
+    Ok(RunEnd { cancelled, error })
 }
 
 fn hosts_scheme_url(host: &str, shared: &Shared) -> String {

@@ -89,7 +89,7 @@ impl Scope {
             return Err(OutOfScope::NotIncluded);
         }
         if let Some(t) = type_from_path(&s.url) {
-            if !self.file_types.iter().any(|f| *f == t) {
+            if !self.file_types.contains(&t) {
                 return Err(OutOfScope::FileType(t));
             }
         }
@@ -106,6 +106,11 @@ pub fn normalize_options(cfg: &TargetConfig) -> NormalizeOptions {
             "strip" => url_norm::WwwPolicy::Strip,
             "add" => url_norm::WwwPolicy::Add,
             _ => url_norm::WwwPolicy::Keep,
+        },
+        trailing_slash: match cfg.trailing_slash.as_str() {
+            "strip" => url_norm::TrailingSlash::Strip,
+            "add" => url_norm::TrailingSlash::AddForDirectories,
+            _ => url_norm::TrailingSlash::Keep,
         },
         strip_tracking: true,
         tracking_params: cfg.tracking_params.clone(),
@@ -189,5 +194,52 @@ mod tests {
             .unwrap();
         let b = s.check("https://example.org/a", 0).unwrap();
         assert_eq!(a, b);
+    }
+
+    #[test]
+    fn trailing_slash_per_config() {
+        let url = |policy: &str, u: &str| {
+            scope(|c| c.trailing_slash = policy.into())
+                .check(u, 0)
+                .unwrap()
+                .url
+        };
+        // keep (the default): two pages.
+        assert_eq!(
+            url("keep", "https://example.org/docs/"),
+            "https://example.org/docs/"
+        );
+        assert_eq!(
+            url("keep", "https://example.org/docs"),
+            "https://example.org/docs"
+        );
+        // strip: one page, without the slash; the root stays.
+        assert_eq!(
+            url("strip", "https://example.org/docs/"),
+            "https://example.org/docs"
+        );
+        assert_eq!(
+            url("strip", "https://example.org/docs//?b=1"),
+            "https://example.org/docs?b=1"
+        );
+        assert_eq!(url("strip", "https://example.org/"), "https://example.org/");
+        // add: one page, with the slash, for directory-like paths only.
+        assert_eq!(
+            url("add", "https://example.org/docs"),
+            "https://example.org/docs/"
+        );
+        assert_eq!(
+            url("add", "https://example.org/docs/"),
+            "https://example.org/docs/"
+        );
+        assert_eq!(
+            url("add", "https://example.org/a.html"),
+            "https://example.org/a.html"
+        );
+        let s = scope(|c| c.trailing_slash = "strip".into());
+        assert_eq!(
+            s.check("https://example.org/docs/", 0).unwrap().url_hash,
+            s.check("https://example.org/docs", 0).unwrap().url_hash
+        );
     }
 }

@@ -65,11 +65,17 @@ pub struct TargetConfig {
     pub trap_limit: u32,
     /// `keep`, `strip` or `add` the `www.` of hosts when normalising URLs.
     pub www: String,
+    /// `keep`, `strip` or `add` a trailing `/` of paths when normalising URLs (`add` only for
+    /// a last segment without a dot: `/docs` -> `/docs/`, `/a.html` stays). The root `/` stays.
+    pub trailing_slash: String,
     /// Query parameters dropped when normalising URLs (`utm_*` style prefixes allowed).
     pub tracking_params: Vec<String>,
-    /// Chunking of ingested documents, in tokens.
+    /// Chunking of ingested documents, in tokens (cl100k): the most a chunk holds, and about
+    /// how much of the previous chunk it repeats (at most half the size).
     pub chunk_size: u32,
     pub chunk_overlap: u32,
+    /// `section` (keep sections whole when they fit), `paragraph` or `length`.
+    pub chunk_strategy: String,
     /// Labels copied onto every chunk.
     pub tags: Vec<String>,
 }
@@ -103,6 +109,7 @@ impl Default for TargetConfig {
             host_failure_limit: 5,
             trap_limit: 50,
             www: "keep".into(),
+            trailing_slash: "keep".into(),
             tracking_params: [
                 "utm_*", "gclid", "fbclid", "msclkid", "mc_cid", "mc_eid", "_ga", "yclid",
             ]
@@ -111,6 +118,7 @@ impl Default for TargetConfig {
             .collect(),
             chunk_size: 512,
             chunk_overlap: 64,
+            chunk_strategy: "section".into(),
             tags: Vec::new(),
         }
     }
@@ -213,20 +221,27 @@ impl TargetConfig {
         if !["keep", "strip", "add"].contains(&self.www.as_str()) {
             out.push(format!("www: \"{}\" must be keep, strip or add", self.www));
         }
+        if !["keep", "strip", "add"].contains(&self.trailing_slash.as_str()) {
+            out.push(format!(
+                "trailing_slash: \"{}\" must be keep, strip or add",
+                self.trailing_slash
+            ));
+        }
         if self.user_agent.trim().is_empty() {
             out.push("user_agent: must not be empty".into());
         }
-        if self.chunk_overlap >= self.chunk_size {
-            out.push(format!(
-                "chunk_overlap: {} must be smaller than chunk_size {}",
-                self.chunk_overlap, self.chunk_size
-            ));
+        let chunking = kerai_core::chunk::ChunkOptions {
+            target_tokens: self.chunk_size as usize,
+            overlap_tokens: self.chunk_overlap as usize,
+            strategy: kerai_core::chunk::ChunkStrategy::Section,
+        };
+        if let Err(e) = chunking.check() {
+            out.push(format!("chunk_size / chunk_overlap: {e}"));
+        }
+        if let Err(e) = kerai_core::chunk::ChunkStrategy::parse(&self.chunk_strategy) {
+            out.push(format!("chunk_strategy: {e}"));
         }
         out
-    }
-
-    pub fn wants(&self, source_type: &str) -> bool {
-        self.file_types.iter().any(|t| t == source_type)
     }
 }
 
@@ -265,6 +280,7 @@ mod tests {
             allowed_domains: vec!["example.com".into()],
             file_types: vec!["html".into(), "exe".into()],
             www: "maybe".into(),
+            trailing_slash: "drop".into(),
             ..TargetConfig::default()
         };
         let p = c.problems("not a url");
@@ -286,6 +302,10 @@ mod tests {
             "{all}"
         );
         assert!(all.contains("www: \"maybe\""), "{all}");
+        assert!(
+            all.contains("trailing_slash: \"drop\" must be keep, strip or add"),
+            "{all}"
+        );
     }
 
     #[test]

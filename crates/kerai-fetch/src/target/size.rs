@@ -74,13 +74,13 @@ pub fn parse_duration(s: &str) -> Result<Duration, String> {
 /// Write a duration the way people read it back: "90s", "5m", "1h".
 pub fn format_duration(d: Duration) -> String {
     let ms = d.as_millis();
-    if ms % 1000 != 0 {
+    if !ms.is_multiple_of(1000) {
         return format!("{ms}ms");
     }
     let s = d.as_secs();
-    if s != 0 && s % 3600 == 0 {
+    if s != 0 && s.is_multiple_of(3600) {
         format!("{}h", s / 3600)
-    } else if s != 0 && s % 60 == 0 {
+    } else if s != 0 && s.is_multiple_of(60) {
         format!("{}m", s / 60)
     } else {
         format!("{s}s")

@@ -7,9 +7,16 @@ use super::{
 };
 
 /// Parses `input` into a [`Document`]. Never fails: any byte sequence gives some tree.
+/// U+0000 characters are dropped, as HTML5 tree construction ignores them in text (so no text
+/// of the document holds one: Postgres text cannot).
 pub fn parse(input: &str) -> Document {
     let mut truncated = false;
+    let without_nul;
     let mut input = input;
+    if input.contains('\0') {
+        without_nul = input.replace('\0', "");
+        input = &without_nul;
+    }
     if input.len() > MAX_INPUT_BYTES {
         let mut cut = MAX_INPUT_BYTES;
         while !input.is_char_boundary(cut) {
@@ -744,5 +751,16 @@ mod tests {
         ] {
             let _ = parse(garbage);
         }
+    }
+
+    #[test]
+    fn nul_characters_are_dropped() {
+        assert_eq!(
+            tree("<p title=\"a\u{0}b\">x\u{0}\u{0}y &#0;</p>\u{0}<b\u{0}>z</b>"),
+            "(p(\"xy \u{FFFD}\") b(\"z\"))"
+        );
+        let doc = parse("<p title=\"a\u{0}b\">x</p>");
+        let p = doc.find(Tag::P).unwrap();
+        assert_eq!(doc.attr(p, "title"), Some("ab"));
     }
 }
