@@ -6,13 +6,31 @@ set -euo pipefail
 
 libdir="$("$PG_CONFIG" --pkglibdir)"
 before="$(sha1sum "${libdir}/kerai.so" 2>/dev/null | cut -c1-40 || true)"
-profile_flag=()
-[ "${KERAI_RELEASE:-0}" = 1 ] && profile_flag=(--release)
+profile_flag=(--debug)
+[ "${KERAI_RELEASE:-0}" = 1 ] && profile_flag=()
 cd "$KERAI_ROOT"
 say "building and installing the extension into $("$PG_CONFIG" --sharedir)/extension"
-if ! cargo pgrx install --pg-config "$PG_CONFIG" "${profile_flag[@]}" >"${KERAI_STATE}/install.log" 2>&1; then
+# Build into a staging directory, then put each file in place by renaming a fresh copy: a
+# running server keeps the library it has mapped (overwriting it in place, as `cargo pgrx
+# install` does, can crash those backends with SIGBUS).
+stage="${KERAI_STATE}/package"
+rm -rf "$stage"
+if ! cargo pgrx package --pg-config "$PG_CONFIG" "${profile_flag[@]}" --out-dir "$stage" >"${KERAI_STATE}/install.log" 2>&1; then
   tail -n 40 "${KERAI_STATE}/install.log" >&2
-  die "cargo pgrx install failed; full log in ${KERAI_STATE}/install.log"
+  die "cargo pgrx package failed; full log in ${KERAI_STATE}/install.log"
 fi
+while IFS= read -r -d '' f; do
+  dest="/${f#"$stage"/}"
+  mkdir -p "$(dirname "$dest")"
+  cp "$f" "${dest}.kerai-new"
+  chmod "$([ "${dest##*.}" = so ] && echo 0755 || echo 0644)" "${dest}.kerai-new"
+  mv -f "${dest}.kerai-new" "$dest"
+done < <(find "$stage" -type f -print0)
+# Install scripts of released versions, so `CREATE EXTENSION kerai VERSION 'x'` and
+# `ALTER EXTENSION kerai UPDATE` from them work (pgrx packages only kerai--a--b.sql upgrades).
+for f in sql/archive/kerai--*.sql; do
+  dest="$("$PG_CONFIG" --sharedir)/extension/$(basename "$f")"
+  cp "$f" "${dest}.kerai-new" && chmod 0644 "${dest}.kerai-new" && mv -f "${dest}.kerai-new" "$dest"
+done
 after="$(sha1sum "${libdir}/kerai.so" | cut -c1-40)"
 if [ "$before" = "$after" ]; then echo same; else echo changed; fi

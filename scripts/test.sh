@@ -70,6 +70,19 @@ if wants regress && [ "${cluster_ok:-0}" = 1 ]; then
   if [ -f pg_regress/regression.diffs ] && [ -s pg_regress/regression.diffs ]; then
     say "    differences: pg_regress/regression.diffs"
   fi
+  # The same golden files against databases made by each released version and brought up to
+  # date with ALTER EXTENSION kerai UPDATE.
+  for old in sql/archive/kerai--*.sql; do
+    v="${old#sql/archive/kerai--}"; v="${v%.sql}"
+    db="kerai_regress_from_${v//./_}"
+    out="${logdir}/regress-from-${v}"
+    mkdir -p "$out"
+    psql -X -q -h 127.0.0.1 -p "$port" -U postgres -d postgres -c "DROP DATABASE IF EXISTS ${db}" -c "CREATE DATABASE ${db}" >/dev/null
+    run_layer "pg_regress on a database updated from ${v}" "${logdir}/regress-from-${v}.log" '^(ok|not ok|test |#|.*tests (passed|failed))|FAILED|failed|ERROR' \
+      bash -c "psql -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -p $port -U postgres -d ${db} -c \"CREATE EXTENSION kerai VERSION '${v}' CASCADE\" -c 'ALTER EXTENSION kerai UPDATE' \
+               && \"$pg_regress\" --host=127.0.0.1 --port=$port --user=postgres --inputdir=pg_regress --outputdir=$out \
+                    --bindir=$PG_BIN --use-existing --dbname=${db} ${tests[*]}"
+  done
 fi
 
 if wants e2e && [ "${cluster_ok:-0}" = 1 ]; then

@@ -1,0 +1,48 @@
+-- A description of everything the kerai extension owns, one sorted line per fact: used to check
+-- that `ALTER EXTENSION kerai UPDATE` from an older version gives exactly what a fresh install
+-- of the new version gives. Column order is ignored (ALTER TABLE ADD COLUMN appends).
+WITH members AS (
+    SELECT d.classid, d.objid
+      FROM pg_depend d JOIN pg_extension e ON e.oid = d.refobjid
+     WHERE e.extname = 'kerai' AND d.deptype = 'e'
+), rels AS (
+    SELECT c.oid, c.relname, c.relkind FROM pg_class c
+     WHERE c.oid IN (SELECT objid FROM members WHERE classid = 'pg_class'::regclass)
+)
+SELECT line FROM (
+    SELECT format('relation %s %s', r.relname, r.relkind) AS line FROM rels r
+    UNION ALL
+    SELECT format('column %s.%s %s%s%s%s', r.relname, a.attname, format_type(a.atttypid, a.atttypmod),
+                  CASE WHEN a.attnotnull THEN ' not null' ELSE '' END,
+                  coalesce(' default ' || pg_get_expr(ad.adbin, ad.adrelid), ''),
+                  CASE WHEN a.attgenerated <> '' THEN ' generated' ELSE '' END)
+      FROM rels r JOIN pg_attribute a ON a.attrelid = r.oid AND a.attnum > 0 AND NOT a.attisdropped
+      LEFT JOIN pg_attrdef ad ON ad.adrelid = a.attrelid AND ad.adnum = a.attnum
+     WHERE r.relkind IN ('r', 'p', 'v')
+    UNION ALL
+    SELECT format('constraint %s.%s %s', r.relname, c.conname, pg_get_constraintdef(c.oid))
+      FROM rels r JOIN pg_constraint c ON c.conrelid = r.oid
+    UNION ALL
+    SELECT format('index %s', pg_get_indexdef(i.indexrelid))
+      FROM rels r JOIN pg_index i ON i.indrelid = r.oid
+    UNION ALL
+    SELECT format('trigger %s', pg_get_triggerdef(t.oid))
+      FROM rels r JOIN pg_trigger t ON t.tgrelid = r.oid AND NOT t.tgisinternal
+    UNION ALL
+    SELECT format('view %s %s', r.relname, md5(pg_get_viewdef(r.oid)))
+      FROM rels r WHERE r.relkind = 'v'
+    UNION ALL
+    SELECT format('comment %s %s', r.relname, md5(obj_description(r.oid, 'pg_class')))
+      FROM rels r WHERE obj_description(r.oid, 'pg_class') IS NOT NULL
+    UNION ALL
+    SELECT format('function %s returns %s %s %s %s %s', p.oid::regprocedure, pg_get_function_result(p.oid),
+                  p.provolatile, p.proparallel, p.proisstrict, md5(regexp_replace(p.prosrc, '\s+', ' ', 'g')))
+      FROM pg_proc p WHERE p.oid IN (SELECT objid FROM members WHERE classid = 'pg_proc'::regclass)
+    UNION ALL
+    SELECT format('function-args %s %s', p.oid::regprocedure, pg_get_function_arguments(p.oid))
+      FROM pg_proc p WHERE p.oid IN (SELECT objid FROM members WHERE classid = 'pg_proc'::regclass)
+    UNION ALL
+    SELECT format('type %s %s', t.typname, t.typtype)
+      FROM pg_type t WHERE t.oid IN (SELECT objid FROM members WHERE classid = 'pg_type'::regclass)
+) x
+ORDER BY line;
