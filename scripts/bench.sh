@@ -57,6 +57,9 @@ if wants markdown; then
   psql_b -d kerai_bench_md -c "CREATE TABLE kerai_bench.md (markdown text, metadata jsonb)" -c "\\copy kerai_bench.md FROM '${corpus}'"
   psql_b -d kerai_bench_md -v nodes_file="$nodes_file" -f scripts/bench/markdown_measure.sql | sed 's/^/    /'
   rm -f "$nodes_file"
+  say "   one 50 MB document: the backend's peak memory (VmHWM) before and after parse_markdown"
+  scripts/bench/markdown_50mb.sh "$port" kerai_bench_md "$(python3 -c "print(max(1, int(50 * $scale)))")" \
+    | grep -v '^\s*$' | sed 's/^/    /'
 fi
 
 if wants crawl; then

@@ -10,7 +10,15 @@ use kerai_e2e::{run, Site, TestDb};
 use std::time::{Duration, Instant};
 
 fn page(i: usize, n: usize) -> String {
-    let links: String = (1..=5).map(|k| format!("<li><a href=\"/p/{}\">related page {}</a></li>", (i * 7 + k * 131) % n, k)).collect();
+    let links: String = (1..=5)
+        .map(|k| {
+            format!(
+                "<li><a href=\"/p/{}\">related page {}</a></li>",
+                (i * 7 + k * 131) % n,
+                k
+            )
+        })
+        .collect();
     format!(
         "<!DOCTYPE html><html><head><title>Page {i}</title></head><body>\
          <nav><a href=\"/\">Home</a> <a href=\"/p/0\">Start</a></nav>\
@@ -28,19 +36,21 @@ fn measured(url: &str, args: &[&str]) -> (Duration, u64, run::Output) {
     let child = run::spawn(url, args, &[]);
     let pid = child.id();
     let mut peak = 0u64;
-    let sampler = std::thread::spawn(move || {
-        loop {
-            match std::fs::read_to_string(format!("/proc/{pid}/status")) {
-                Ok(s) => {
-                    if let Some(v) = s.lines().find(|l| l.starts_with("VmHWM:")) {
-                        let kb: u64 = v.split_whitespace().nth(1).and_then(|x| x.parse().ok()).unwrap_or(0);
-                        peak = peak.max(kb);
-                    }
+    let sampler = std::thread::spawn(move || loop {
+        match std::fs::read_to_string(format!("/proc/{pid}/status")) {
+            Ok(s) => {
+                if let Some(v) = s.lines().find(|l| l.starts_with("VmHWM:")) {
+                    let kb: u64 = v
+                        .split_whitespace()
+                        .nth(1)
+                        .and_then(|x| x.parse().ok())
+                        .unwrap_or(0);
+                    peak = peak.max(kb);
                 }
-                Err(_) => return peak,
             }
-            std::thread::sleep(Duration::from_millis(50));
+            Err(_) => return peak,
         }
+        std::thread::sleep(Duration::from_millis(50));
     });
     let out = run::wait(child);
     let elapsed = started.elapsed();
@@ -48,7 +58,10 @@ fn measured(url: &str, args: &[&str]) -> (Duration, u64, run::Output) {
 }
 
 fn main() {
-    let n: usize = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(10_000);
+    let n: usize = std::env::args()
+        .nth(1)
+        .and_then(|a| a.parse().ok())
+        .unwrap_or(10_000);
     let site = Site::start_with_threads(8);
     let mut sitemap = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?><urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">");
     for i in 0..n {
@@ -61,25 +74,63 @@ fn main() {
     let db = TestDb::new("crawlbench");
     let set = run::kerai(
         &db.url,
-        &["config", "set", "bench", "--base-url", &site.url("/"), "rate_limit_rps=0", "concurrency=32",
-          "per_host_concurrency=32", &format!("max_pages={}", n + 10), "respect_robots=true", "trust_sitemap_lastmod=false"],
+        &[
+            "config",
+            "set",
+            "bench",
+            "--base-url",
+            &site.url("/"),
+            "rate_limit_rps=0",
+            "concurrency=32",
+            "per_host_concurrency=32",
+            &format!("max_pages={}", n + 10),
+            "respect_robots=true",
+            "trust_sitemap_lastmod=false",
+        ],
     );
     assert_eq!(set.code, 0, "{}", set.stderr);
 
-    let (first, peak1, out1) = measured(&db.url, &["run", "bench", "--no-progress", "--format", "json"]);
+    let (first, peak1, out1) = measured(
+        &db.url,
+        &[
+            "run",
+            "bench",
+            "--no-progress",
+            "--no-embed",
+            "--format",
+            "json",
+        ],
+    );
     assert_eq!(out1.code, 0, "{}\n{}", out1.stdout, out1.stderr);
     let pages: i64 = db.one("SELECT count(*) FROM kerai.pages");
-    println!("first crawl: {pages} pages in {:.2} s = {:.0} pages/s; fetcher peak RSS {:.0} MiB",
-             first.as_secs_f64(), pages as f64 / first.as_secs_f64(), peak1 as f64 / 1024.0);
+    println!(
+        "first crawl: {pages} pages in {:.2} s = {:.0} pages/s; fetcher peak RSS {:.0} MiB",
+        first.as_secs_f64(),
+        pages as f64 / first.as_secs_f64(),
+        peak1 as f64 / 1024.0
+    );
 
     site.clear_hits();
-    let (second, peak2, out2) = measured(&db.url, &["run", "bench", "--no-progress", "--format", "json"]);
+    let (second, peak2, out2) = measured(
+        &db.url,
+        &[
+            "run",
+            "bench",
+            "--no-progress",
+            "--no-embed",
+            "--format",
+            "json",
+        ],
+    );
     assert_eq!(out2.code, 0, "{}\n{}", out2.stdout, out2.stderr);
     let report = out2.json();
     let unchanged = report["metrics"]["unchanged_count"].as_i64().unwrap_or(0);
     let hits = site.hits();
     let page_gets: Vec<&String> = hits.iter().filter(|h| h.starts_with("GET /p/")).collect();
-    let bodiless = page_gets.iter().filter(|h| h.ends_with("(conditional)")).count();
+    let bodiless = page_gets
+        .iter()
+        .filter(|h| h.ends_with("(conditional)"))
+        .count();
     println!(
         "re-crawl: {unchanged} of {pages} unchanged ({:.1} %), {bodiless} of {} page requests conditional (304, no body), \
          {:.2} s = {:.1} % of the first crawl's time; peak RSS {:.0} MiB",
