@@ -587,22 +587,34 @@ $$;
 -- shallowest depth, with the document and reference it was reached through.
 CREATE FUNCTION kerai.citation_chain(seed uuid, max_depth integer DEFAULT 5)
 RETURNS TABLE (document uuid, title text, depth integer, parent_document uuid, via_reference uuid)
-LANGUAGE sql STABLE AS $$
+LANGUAGE plpgsql STABLE AS $fn$
+#variable_conflict use_column
+BEGIN
+    IF NOT EXISTS (SELECT 1 FROM kerai.nodes d WHERE d.id = seed AND d.kind = 'document') THEN
+        RAISE EXCEPTION 'kerai.citation_chain: there is no document %', seed USING ERRCODE = '22023',
+            HINT = 'pass the id of a document (SELECT id FROM kerai.nodes WHERE kind = ''document'')';
+    END IF;
+    IF max_depth IS NULL OR max_depth < 0 THEN
+        RAISE EXCEPTION 'kerai.citation_chain: max_depth must be 0 or more, not %', coalesce(max_depth::text, 'NULL')
+            USING ERRCODE = '22023';
+    END IF;
+    RETURN QUERY
     WITH RECURSIVE chain(document, depth, parent_document, via_reference, seen) AS (
-        SELECT d.id, 0, NULL::uuid, NULL::uuid, ARRAY[d.id]
-          FROM kerai.nodes d WHERE d.id = seed AND d.kind = 'document'
-        UNION ALL
-        SELECT res.target_id, c.depth + 1, c.document, cite.target_id, c.seen || res.target_id
-          FROM chain c
-          JOIN kerai.nodes citing ON citing.document_id = c.document
-          JOIN kerai.edges cite ON cite.source_id = citing.id AND cite.relation = 'cites'
-          JOIN kerai.edges res ON res.source_id = cite.target_id AND res.relation = 'resolves_to'
-         WHERE c.depth < max_depth AND NOT res.target_id = ANY (c.seen)
-    )
-    SELECT DISTINCT ON (c.document) c.document, n.content, c.depth, c.parent_document, c.via_reference
-      FROM chain c JOIN kerai.nodes n ON n.id = c.document
-     ORDER BY c.document, c.depth, c.parent_document
-$$;
+            SELECT d.id, 0, NULL::uuid, NULL::uuid, ARRAY[d.id]
+              FROM kerai.nodes d WHERE d.id = seed AND d.kind = 'document'
+            UNION ALL
+            SELECT res.target_id, c.depth + 1, c.document, cite.target_id, c.seen || res.target_id
+              FROM chain c
+              JOIN kerai.nodes citing ON citing.document_id = c.document
+              JOIN kerai.edges cite ON cite.source_id = citing.id AND cite.relation = 'cites'
+              JOIN kerai.edges res ON res.source_id = cite.target_id AND res.relation = 'resolves_to'
+             WHERE c.depth < max_depth AND NOT res.target_id = ANY (c.seen)
+        )
+        SELECT DISTINCT ON (c.document) c.document, n.content, c.depth, c.parent_document, c.via_reference
+          FROM chain c JOIN kerai.nodes n ON n.id = c.document
+         ORDER BY c.document, c.depth, c.parent_document;
+END
+$fn$;
 
 -- ---------------------------------------------------------------- dashboard views
 

@@ -203,6 +203,81 @@ CREATE INDEX document_keys_document_idx ON kerai.document_keys (document_id);
 COMMENT ON TABLE kerai.document_keys IS
     'DOIs, arXiv ids and normalised URLs of ingested works, for deduplication at resolution time.';
 
+-- node_entropy(node): the mean uncertainty (bits, 0..1) over the references the node cites.
+-- A node that cites nothing has entropy 0. High entropy marks a poorly understood region of
+-- the graph: resolving its references teaches the most.
+CREATE FUNCTION kerai._node_entropy(node uuid) RETURNS float8
+LANGUAGE sql STABLE PARALLEL SAFE AS $$
+    SELECT coalesce(avg(kerai._reference_entropy(rs.status, rs.next_retry_after, rs.retries)), 0.0)
+      FROM kerai.edges e JOIN kerai.reference_state rs ON rs.node_id = e.target_id
+     WHERE e.source_id = node AND e.relation = 'cites'
+$$;
+
+-- The same for callers: an unknown node is an error naming it (scoring uses _node_entropy).
+CREATE OR REPLACE FUNCTION kerai.node_entropy(node uuid) RETURNS float8
+LANGUAGE plpgsql STABLE PARALLEL SAFE AS $$
+BEGIN
+    IF NOT EXISTS (SELECT 1 FROM kerai.nodes n WHERE n.id = node) THEN
+        RAISE EXCEPTION 'kerai.node_entropy: there is no node %', node USING ERRCODE = '22023',
+            HINT = 'pass the id of a node that cites references (a paragraph, a list item, ...)';
+    END IF;
+    RETURN kerai._node_entropy(node);
+END
+$$;
+
+-- Every term of a reference's score, and the score, as jsonb.
+CREATE OR REPLACE FUNCTION kerai.score_terms(ref uuid) RETURNS jsonb
+LANGUAGE plpgsql STABLE AS $$
+#variable_conflict use_variable
+DECLARE
+    rs kerai.reference_state;
+    w record;
+    frequency float8;
+    entropy float8;
+    author_novelty float8;
+    topic_novelty float8;
+    novelty float8;
+    depth float8;
+    demand float8;
+    epistemic float8;
+    pragmatic float8;
+BEGIN
+    SELECT * INTO rs FROM kerai.reference_state WHERE node_id = ref;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'reference % does not exist', ref USING ERRCODE = '22023',
+            HINT = 'reference ids are kerai.nodes ids of kind ''reference''; see kerai.frontier()';
+    END IF;
+    w := kerai._crawler_weights();
+    frequency := ln(1 + rs.cite_count);
+    SELECT coalesce(avg(kerai._node_entropy(e.source_id)), 0.0) INTO entropy
+      FROM kerai.edges e WHERE e.target_id = ref AND e.relation = 'cites';
+    author_novelty := CASE WHEN rs.first_author IS NULL THEN 1.0
+                           WHEN EXISTS (SELECT 1 FROM kerai.corpus_authors ca WHERE ca.author_key = rs.first_author) THEN 0.1
+                           ELSE 1.0 END;
+    IF rs.title_norm IS NULL OR length(rs.title_norm) < 12 THEN
+        topic_novelty := 1.0;
+    ELSE
+        SELECT 1.0 - coalesce(max(similarity(n.content, rs.title_norm)), 0.0) INTO topic_novelty
+          FROM kerai.nodes n WHERE n.kind = 'document' AND n.content % rs.title_norm;
+    END IF;
+    novelty := (author_novelty + topic_novelty) / 2.0;
+    depth := rs.chain_depth;
+    SELECT coalesce(avg(p.weight), 0.0) INTO demand
+      FROM kerai.edges e JOIN kerai.perspectives p ON p.node_id = e.source_id
+     WHERE e.target_id = ref AND e.relation = 'cites';
+    epistemic := 0.4 * frequency + 0.3 * entropy + 0.2 * novelty;
+    pragmatic := 0.1 * depth + 0.2 * demand;
+    RETURN jsonb_build_object(
+        'score', round((w.epistemic * epistemic + w.pragmatic * pragmatic)::numeric, 6),
+        'frequency', round(frequency::numeric, 6), 'entropy', round(entropy::numeric, 6),
+        'novelty', round(novelty::numeric, 6), 'author_novelty', author_novelty,
+        'topic_novelty', round(topic_novelty::numeric, 6),
+        'depth', depth, 'demand', round(demand::numeric, 6),
+        'epistemic', round(epistemic::numeric, 6), 'pragmatic', round(pragmatic::numeric, 6),
+        'epistemic_weight', w.epistemic, 'pragmatic_weight', w.pragmatic);
+END
+$$;
+
 -- A URL in kerai's normal form (kerai.normalize_url), and the same with or without a trailing
 -- slash when it has a path and no query: the forms one page is cited in. NULL for NULL; a
 -- string that is not an http(s) URL is kept as it is. (plpgsql: normalize_url is a Rust
@@ -707,6 +782,41 @@ BEGIN
     RETURN summary;
 END
 $$;
+
+-- ---------------------------------------------------------------- provenance
+
+-- The documents reached from `seed` along cites -> resolves_to, breadth first, each once at its
+-- shallowest depth, with the document and reference it was reached through.
+CREATE OR REPLACE FUNCTION kerai.citation_chain(seed uuid, max_depth integer DEFAULT 5)
+RETURNS TABLE (document uuid, title text, depth integer, parent_document uuid, via_reference uuid)
+LANGUAGE plpgsql STABLE AS $fn$
+#variable_conflict use_column
+BEGIN
+    IF NOT EXISTS (SELECT 1 FROM kerai.nodes d WHERE d.id = seed AND d.kind = 'document') THEN
+        RAISE EXCEPTION 'kerai.citation_chain: there is no document %', seed USING ERRCODE = '22023',
+            HINT = 'pass the id of a document (SELECT id FROM kerai.nodes WHERE kind = ''document'')';
+    END IF;
+    IF max_depth IS NULL OR max_depth < 0 THEN
+        RAISE EXCEPTION 'kerai.citation_chain: max_depth must be 0 or more, not %', coalesce(max_depth::text, 'NULL')
+            USING ERRCODE = '22023';
+    END IF;
+    RETURN QUERY
+    WITH RECURSIVE chain(document, depth, parent_document, via_reference, seen) AS (
+            SELECT d.id, 0, NULL::uuid, NULL::uuid, ARRAY[d.id]
+              FROM kerai.nodes d WHERE d.id = seed AND d.kind = 'document'
+            UNION ALL
+            SELECT res.target_id, c.depth + 1, c.document, cite.target_id, c.seen || res.target_id
+              FROM chain c
+              JOIN kerai.nodes citing ON citing.document_id = c.document
+              JOIN kerai.edges cite ON cite.source_id = citing.id AND cite.relation = 'cites'
+              JOIN kerai.edges res ON res.source_id = cite.target_id AND res.relation = 'resolves_to'
+             WHERE c.depth < max_depth AND NOT res.target_id = ANY (c.seen)
+        )
+        SELECT DISTINCT ON (c.document) c.document, n.content, c.depth, c.parent_document, c.via_reference
+          FROM chain c JOIN kerai.nodes n ON n.id = c.document
+         ORDER BY c.document, c.depth, c.parent_document;
+END
+$fn$;
 
 COMMENT ON TABLE kerai.job_logs IS
     'Structured logs per job and per item (INFO / WARN / ERROR). Events: CRAWL_STARTED, CRAWL_COMPLETED, '

@@ -28,11 +28,23 @@ $$;
 -- node_entropy(node): the mean uncertainty (bits, 0..1) over the references the node cites.
 -- A node that cites nothing has entropy 0. High entropy marks a poorly understood region of
 -- the graph: resolving its references teaches the most.
-CREATE FUNCTION kerai.node_entropy(node uuid) RETURNS float8
+CREATE FUNCTION kerai._node_entropy(node uuid) RETURNS float8
 LANGUAGE sql STABLE PARALLEL SAFE AS $$
     SELECT coalesce(avg(kerai._reference_entropy(rs.status, rs.next_retry_after, rs.retries)), 0.0)
       FROM kerai.edges e JOIN kerai.reference_state rs ON rs.node_id = e.target_id
      WHERE e.source_id = node AND e.relation = 'cites'
+$$;
+
+-- The same for callers: an unknown node is an error naming it (scoring uses _node_entropy).
+CREATE FUNCTION kerai.node_entropy(node uuid) RETURNS float8
+LANGUAGE plpgsql STABLE PARALLEL SAFE AS $$
+BEGIN
+    IF NOT EXISTS (SELECT 1 FROM kerai.nodes n WHERE n.id = node) THEN
+        RAISE EXCEPTION 'kerai.node_entropy: there is no node %', node USING ERRCODE = '22023',
+            HINT = 'pass the id of a node that cites references (a paragraph, a list item, ...)';
+    END IF;
+    RETURN kerai._node_entropy(node);
+END
 $$;
 
 -- Documents' authors, by family-name key: what "novel author" is measured against.
@@ -106,7 +118,7 @@ BEGIN
     END IF;
     w := kerai._crawler_weights();
     frequency := ln(1 + rs.cite_count);
-    SELECT coalesce(avg(kerai.node_entropy(e.source_id)), 0.0) INTO entropy
+    SELECT coalesce(avg(kerai._node_entropy(e.source_id)), 0.0) INTO entropy
       FROM kerai.edges e WHERE e.target_id = ref AND e.relation = 'cites';
     author_novelty := CASE WHEN rs.first_author IS NULL THEN 1.0
                            WHEN EXISTS (SELECT 1 FROM kerai.corpus_authors ca WHERE ca.author_key = rs.first_author) THEN 0.1

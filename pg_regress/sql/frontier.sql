@@ -136,4 +136,8 @@ SELECT jsonb_array_length(c->'linked') AS linked_at_claim, jsonb_array_length(c-
 SELECT r.status, d.content AS document FROM kerai.references r JOIN kerai.nodes d ON d.id = r.resolved_doc
  WHERE r.arxiv = '2301.00001';
 
+-- Unknown ids are errors that name them.
+SELECT * FROM kerai.citation_chain('00000000-0000-4000-8000-00000000dead');
+SELECT * FROM kerai.citation_chain(:'seed', -1);
+SELECT kerai.node_entropy('00000000-0000-4000-8000-00000000dead');
 ROLLBACK;
