@@ -3,8 +3,8 @@
 use crate::errors::{invalid, raise, OrRaise};
 use kerai_core::markdown::{self, Node};
 use pgrx::prelude::*;
-use pgrx::PgMemoryContexts;
 use pgrx::JsonB;
+use pgrx::PgMemoryContexts;
 use serde_json::{json, Map, Value};
 
 /// Rows written per INSERT: bounds memory whatever the document's size.

@@ -241,7 +241,11 @@ impl<F: FnMut(Node)> State<F> {
     }
 
     fn start(&mut self, tag: Tag<'_>) {
-        self.flush_item_text();
+        // A block starting inside a tight list item ends the item's running text; an inline tag
+        // (emphasis, a link) is part of it.
+        if !is_inline(&tag) {
+            self.flush_item_text();
+        }
         match tag {
             Tag::Paragraph => {
                 self.leaf = Some(Leaf::Paragraph);
@@ -509,6 +513,20 @@ fn render_table(align: &[Alignment], rows: &[Vec<String>], head_rows: usize) -> 
     out.join("\n")
 }
 
+/// Tags that live inside a block's text.
+fn is_inline(tag: &Tag<'_>) -> bool {
+    matches!(
+        tag,
+        Tag::Emphasis
+            | Tag::Strong
+            | Tag::Strikethrough
+            | Tag::Link { .. }
+            | Tag::Image { .. }
+            | Tag::Superscript
+            | Tag::Subscript
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -532,6 +550,27 @@ mod tests {
                 )
             })
             .collect()
+    }
+
+    #[test]
+    fn inline_markup_does_not_split_a_tight_list_item() {
+        let (nodes, _) = tree(
+            "1. Bell, G. S. (2002). The size of the problem. *Seizure*, 11, 306. https://doi.org/10.1053/x\n\
+             2. See the [documents page](/docs/) and **bold** text.\n",
+        );
+        let items: Vec<&str> = nodes
+            .iter()
+            .filter(|n| n.kind == NodeKind::ListItem)
+            .map(|n| n.content.as_deref().unwrap_or(""))
+            .collect();
+        assert_eq!(
+            items,
+            vec![
+                "Bell, G. S. (2002). The size of the problem. *Seizure*, 11, 306. https://doi.org/10.1053/x",
+                "See the [documents page](/docs/) and **bold** text.",
+            ]
+        );
+        assert!(!nodes.iter().any(|n| n.kind == NodeKind::Paragraph));
     }
 
     #[test]
