@@ -11,7 +11,6 @@ scale="${KERAI_BENCH_SCALE:-1}"
 port="${KERAI_BENCH_PGPORT:-28817}"
 wants() { [[ " $only " == *" $1 "* ]]; }
 n() { python3 -c "print(max(1, int($1 * $scale)))"; }
-psql_b() { PGOPTIONS="-c client_min_messages=warning" psql -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$port" -U postgres "$@"; }
 
 if wants core; then
   say "── kerai-core benchmarks (cargo bench, release)"

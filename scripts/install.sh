@@ -19,6 +19,21 @@ if ! cargo pgrx package --pg-config "$PG_CONFIG" "${profile_flag[@]}" --out-dir 
   tail -n 40 "${KERAI_STATE}/install.log" >&2
   die "cargo pgrx package failed; full log in ${KERAI_STATE}/install.log"
 fi
+# Upgrade scripts to this version that are not frozen in sql/ (released versions' are) are
+# generated from the previous version's install script, this one's, and the hand-written parts
+# in sql/upgrade/ (scripts/upgrade_script.py says what it cannot derive).
+ext_stage="${stage}$("$PG_CONFIG" --sharedir)/extension"
+version="$(sed -n 's/^version = "\(.*\)"$/\1/p' Cargo.toml | head -n1)"
+for manual in sql/upgrade/kerai--*--"${version}".manual.sql; do
+  [ -e "$manual" ] || continue
+  name="$(basename "$manual" .manual.sql)"
+  from="${name#kerai--}"; from="${from%%--*}"
+  [ -e "sql/${name}.sql" ] && continue
+  post="sql/upgrade/${name}.post.sql"
+  python3 scripts/upgrade_script.py "sql/archive/kerai--${from}.sql" "${ext_stage}/kerai--${version}.sql" "$manual" \
+    $([ -e "$post" ] && echo "$post") >"${ext_stage}/${name}.sql" \
+    || die "cannot draft ${name}.sql; write what scripts/upgrade_script.py names into ${manual}"
+done
 while IFS= read -r -d '' f; do
   dest="/${f#"$stage"/}"
   mkdir -p "$(dirname "$dest")"

@@ -53,3 +53,8 @@ if [ -z "${KERAI_SHARED:-}" ]; then
   if [ -d "${KERAI_ROOT}/../shared" ]; then KERAI_SHARED="$(cd "${KERAI_ROOT}/../shared" && pwd)"; else KERAI_SHARED=/work/shared; fi
 fi
 export KERAI_SHARED
+
+# psql on the benchmark cluster (the caller sets $port), quiet, stopping at the first error.
+psql_b() {
+  PGOPTIONS="-c client_min_messages=warning" psql -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "${port:?}" -U postgres "$@"
+}

@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """Draft an extension upgrade script from two install scripts.
 
-    scripts/upgrade_script.py OLD_INSTALL.sql NEW_INSTALL.sql MANUAL.sql [POST.sql] > sql/kerai--A--B.sql
+    scripts/upgrade_script.py OLD_INSTALL.sql NEW_INSTALL.sql MANUAL.sql [POST.sql] > kerai--A--B.sql
+
+scripts/install.sh runs it for every upgrade to the version being installed that is not frozen
+in sql/ (commit the output as sql/kerai--A--B.sql when B is released).
 
 Statements of NEW that OLD does not have, in NEW's order: functions and views that existed
 become CREATE OR REPLACE (a function whose result type changed is dropped first), triggers

@@ -119,6 +119,7 @@ DECLARE
     views text[];
     view_names text[];
     funcs text[];
+    func_sigs text[];
     stats text[];
     cols text;
     moved bigint;
@@ -157,7 +158,8 @@ BEGIN
      WHERE v.relkind = 'v' AND v.oid IN (
            SELECT rw.ev_class FROM pg_depend dp JOIN pg_rewrite rw ON rw.oid = dp.objid
             WHERE dp.classid = 'pg_rewrite'::regclass AND dp.refobjid = rel);
-    SELECT array_agg(pg_get_functiondef(f.oid)) INTO funcs
+    SELECT array_agg(pg_get_functiondef(f.oid)), array_agg(f.oid::regprocedure::text)
+      INTO funcs, func_sigs
       FROM pg_proc f WHERE f.oid IN (
            SELECT dp.objid FROM pg_depend dp
             WHERE dp.classid = 'pg_proc'::regclass AND dp.refobjid = (SELECT reltype FROM pg_class WHERE oid = rel));
@@ -167,12 +169,12 @@ BEGIN
             EXECUTE format('DROP VIEW %s', d);
         END LOOP;
     END IF;
-    FOR r IN SELECT f.oid::regprocedure AS sig FROM pg_proc f WHERE f.oid IN (
-                 SELECT dp.objid FROM pg_depend dp
-                  WHERE dp.classid = 'pg_proc'::regclass AND dp.refobjid = (SELECT reltype FROM pg_class WHERE oid = rel)) LOOP
-        EXECUTE format('ALTER EXTENSION kerai DROP FUNCTION %s', r.sig);
-        EXECUTE format('DROP FUNCTION %s', r.sig);
-    END LOOP;
+    IF func_sigs IS NOT NULL THEN
+        FOREACH d IN ARRAY func_sigs LOOP
+            EXECUTE format('ALTER EXTENSION kerai DROP FUNCTION %s', d);
+            EXECUTE format('DROP FUNCTION %s', d);
+        END LOOP;
+    END IF;
     -- Foreign keys into the table become rows of partition_references.
     FOR r IN SELECT c.conname, c.conrelid::regclass AS child, a.attname AS child_column, c.confdeltype
                FROM pg_constraint c JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = c.conkey[1]
@@ -238,14 +240,9 @@ BEGIN
                        table_name || '_references_on_delete', table_name, table_name);
     END IF;
     IF funcs IS NOT NULL THEN
-        FOREACH d IN ARRAY funcs LOOP
-            EXECUTE d;
-        END LOOP;
-        FOR r IN SELECT f.oid::regprocedure AS sig FROM pg_proc f WHERE f.oid IN (
-                     SELECT dp.objid FROM pg_depend dp
-                      WHERE dp.classid = 'pg_proc'::regclass
-                        AND dp.refobjid = (SELECT reltype FROM pg_class WHERE oid = format('kerai.%I', table_name)::regclass)) LOOP
-            EXECUTE format('ALTER EXTENSION kerai ADD FUNCTION %s', r.sig);
+        FOR i IN 1..array_length(funcs, 1) LOOP
+            EXECUTE funcs[i];
+            EXECUTE format('ALTER EXTENSION kerai ADD FUNCTION %s', func_sigs[i]);
         END LOOP;
     END IF;
     IF views IS NOT NULL THEN

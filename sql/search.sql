@@ -203,6 +203,46 @@ LANGUAGE sql IMMUTABLE AS $$
       FROM jsonb_array_elements(hits) WITH ORDINALITY AS x(h, o)
 $$;
 
+-- The passages an answer cites: the search's best `k` (answer_passages by default), best first,
+-- as [{chunk_id, content, score, url, version_date}].
+CREATE FUNCTION kerai._answer_passages(query text, k integer, filters jsonb) RETURNS jsonb
+LANGUAGE sql VOLATILE AS $$
+    SELECT coalesce(jsonb_agg(jsonb_build_object('chunk_id', s.chunk_id, 'content', s.content, 'score', s.score,
+                                                 'url', s.url, 'version_date', s.version_date)
+                              ORDER BY s.score DESC, s.chunk_id), '[]'::jsonb)
+      FROM kerai.search(query, coalesce(k, (kerai.setting('answer_passages') #>> '{}')::integer), filters) s
+$$;
+
+-- Log an answer built from `hits` (kerai._answer_passages): the request, the response with its
+-- token counts, the citations with their relevance to the best passage. Returns what
+-- kerai.answer returns (kerai answer, with a chat model, calls it too).
+CREATE FUNCTION kerai._answer_result(query text, hits jsonb, answer text, model text, mode text,
+                                     prompt_tokens integer, completion_tokens integer, filters jsonb)
+RETURNS jsonb
+LANGUAGE plpgsql AS $$
+#variable_conflict use_variable
+DECLARE
+    top float8 := coalesce(nullif((hits->0->>'score')::float8, 0), 1.0);
+    cites jsonb;
+    req uuid;
+BEGIN
+    SELECT coalesce(jsonb_agg(jsonb_build_object('order', o, 'chunk_id', h->>'chunk_id', 'url', h->>'url',
+                                                 'version_date', h->>'version_date', 'text', h->>'content',
+                                                 'relevance', round(((h->>'score')::float8 / top)::numeric, 4))
+                              ORDER BY o), '[]'::jsonb)
+      INTO cites FROM jsonb_array_elements(hits) WITH ORDINALITY AS x(h, o);
+    req := kerai._record_answer(query, answer, model, mode, prompt_tokens, completion_tokens,
+                                (SELECT coalesce(jsonb_agg(jsonb_build_object('chunk_id', c->>'chunk_id',
+                                                                              'relevance_score', c->'relevance')
+                                                           ORDER BY (c->>'order')::integer), '[]'::jsonb)
+                                   FROM jsonb_array_elements(cites) c),
+                                filters);
+    RETURN jsonb_build_object('request', req, 'answer', answer, 'mode', mode, 'model', model,
+                              'prompt_tokens', prompt_tokens, 'completion_tokens', completion_tokens,
+                              'citations', cites);
+END
+$$;
+
 -- Answer a question from the corpus: the best passages, then a chat model's answer citing them
 -- when one is configured (kerai.configure_chat), else the sentences of those passages that
 -- answer best, each marked with its passage (extractive).
@@ -212,57 +252,26 @@ CREATE FUNCTION kerai.answer(query text, k integer DEFAULT NULL, filters jsonb D
 LANGUAGE plpgsql VOLATILE AS $$
 #variable_conflict use_variable
 DECLARE
-    hits jsonb;
-    text_out text;
-    req uuid;
-    top float8;
+    hits jsonb := kerai._answer_passages(query, k, filters);
     chat jsonb;
-    mode text := 'extractive';
-    model text := 'extractive';
-    p_tokens integer;
-    c_tokens integer;
-    prompt text;
+    text_out text;
 BEGIN
-    k := coalesce(k, (kerai.setting('answer_passages') #>> '{}')::integer);
-    SELECT jsonb_agg(jsonb_build_object('chunk_id', s.chunk_id, 'content', s.content, 'score', s.score,
-                                        'url', s.url, 'version_date', s.version_date) ORDER BY s.score DESC, s.chunk_id)
-      INTO hits FROM kerai.search(query, k, filters) s;
-    hits := coalesce(hits, '[]'::jsonb);
-    top := coalesce((hits->0->>'score')::float8, 1.0);
     IF jsonb_array_length(hits) = 0 THEN
-        text_out := 'No passage in the corpus answers this question.';
-        p_tokens := kerai.count_tokens(query);
-        c_tokens := 0;
-    ELSIF coalesce(kerai.setting('chat_base_url') #>> '{}', '') <> '' THEN
-        prompt := kerai._answer_prompt(query, hits);
-        chat := kerai._chat('You answer questions from the passages given, citing them as [n].', prompt);
-        text_out := chat->>'text';
-        mode := 'llm';
-        model := chat->>'model';
-        p_tokens := (chat->>'prompt_tokens')::integer;
-        c_tokens := (chat->>'completion_tokens')::integer;
-    ELSE
-        -- The sentences that answer best, marked with their passage; else the best passage.
-        text_out := kerai._extractive_answer(query,
-            (SELECT array_agg(h->>'content' ORDER BY o) FROM jsonb_array_elements(hits) WITH ORDINALITY AS x(h, o)));
-        IF text_out IS NULL THEN
-            text_out := left(hits->0->>'content', 600) || ' [1]';
-        END IF;
-        p_tokens := kerai.count_tokens(query);
-        c_tokens := kerai.count_tokens(text_out);
+        RETURN kerai._answer_result(query, hits, 'No passage in the corpus answers this question.', 'extractive',
+                                    'extractive', kerai.count_tokens(query), 0, filters);
     END IF;
-    req := kerai._record_answer(query, text_out, model, mode, p_tokens, c_tokens,
-                                (SELECT coalesce(jsonb_agg(jsonb_build_object('chunk_id', h->>'chunk_id',
-                                        'relevance_score', (h->>'score')::float8 / top) ORDER BY o), '[]'::jsonb)
-                                   FROM jsonb_array_elements(hits) WITH ORDINALITY AS x(h, o)),
-                                filters);
-    RETURN jsonb_build_object('request', req, 'answer', text_out, 'mode', mode, 'model', model,
-        'prompt_tokens', p_tokens, 'completion_tokens', c_tokens,
-        'citations', (SELECT coalesce(jsonb_agg(jsonb_build_object('order', o, 'chunk_id', h->>'chunk_id', 'url', h->>'url',
-                                                      'version_date', h->>'version_date', 'text', h->>'content',
-                                                      'relevance', round(((h->>'score')::float8 / top)::numeric, 4))
-                                   ORDER BY o), '[]'::jsonb)
-           FROM jsonb_array_elements(hits) WITH ORDINALITY AS x(h, o)));
+    IF coalesce(kerai.setting('chat_base_url') #>> '{}', '') <> '' THEN
+        chat := kerai._chat('You answer questions from the passages given, citing them as [n].',
+                            kerai._answer_prompt(query, hits));
+        RETURN kerai._answer_result(query, hits, chat->>'text', chat->>'model', 'llm',
+                                    (chat->>'prompt_tokens')::integer, (chat->>'completion_tokens')::integer, filters);
+    END IF;
+    -- The sentences that answer best, marked with their passage; else the best passage.
+    text_out := coalesce(kerai._extractive_answer(query,
+                             (SELECT array_agg(h->>'content' ORDER BY o) FROM jsonb_array_elements(hits) WITH ORDINALITY AS x(h, o))),
+                         left(hits->0->>'content', 600) || ' [1]');
+    RETURN kerai._answer_result(query, hits, text_out, 'extractive', 'extractive', kerai.count_tokens(query),
+                                kerai.count_tokens(text_out), filters);
 END
 $$;
 

@@ -4,7 +4,6 @@
 use crate::errors::{invalid, raise, OrRaise};
 use crate::http;
 use kerai_core::openai;
-use kerai_core::tokens::count_tokens;
 use pgrx::prelude::*;
 use pgrx::JsonB;
 use serde_json::{json, Value};
@@ -38,16 +37,7 @@ pub(crate) fn _chat(system: &str, user: &str) -> JsonB {
     let (text, usage) =
         openai::parse_chat(&answer).unwrap_or_else(|e| invalid(format!("kerai: {url}: {e}"), ""));
     // Endpoints that report no usage are counted with cl100k.
-    let prompt = if usage.prompt_tokens > 0 {
-        usage.prompt_tokens as usize
-    } else {
-        count_tokens(system) + count_tokens(user)
-    };
-    let completion = if usage.completion_tokens > 0 {
-        usage.completion_tokens as usize
-    } else {
-        count_tokens(&text)
-    };
+    let (prompt, completion) = usage.or_counted(&[system, user], &text);
     JsonB(
         json!({"text": text, "model": model, "prompt_tokens": prompt, "completion_tokens": completion}),
     )

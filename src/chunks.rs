@@ -477,6 +477,9 @@ fn upsert_chunks(
                 leased_by = CASE WHEN c.content_hash = u.hash THEN c.leased_by END,
                 lease_until = CASE WHEN c.content_hash = u.hash THEN c.lease_until END
               FROM u WHERE c.id = u.id AND NOT u.is_new
+               -- A chunk of the same document with the same text and settings is left as it is.
+               AND (c.document_id IS DISTINCT FROM $3 OR c.content_hash <> u.hash OR c.chunk_total <> $6
+                    OR c.chunk_strategy <> u.strat OR c.tags IS DISTINCT FROM $15)
          )
          INSERT INTO kerai.chunks (id, chunk_key, document_id, page_version_id, target_id, chunk_index,
                 chunk_total, chunk_strategy, content, token_count, content_hash, heading_path, source_url,

@@ -12,10 +12,6 @@ use pgrx::JsonB;
 use serde_json::Value;
 use std::sync::{Arc, Mutex};
 
-/// Text beyond this many bytes is not embedded: the local model reads its first 256 word
-/// pieces, far less than this.
-const MAX_EMBED_BYTES: usize = 64 * 1024;
-
 static LOCAL: Mutex<Option<Arc<MiniLm>>> = Mutex::new(None);
 
 /// The local model, loaded on first use in this backend.
@@ -43,29 +39,12 @@ fn local_model() -> Arc<MiniLm> {
 }
 
 /// The embedding settings (`kerai._embedding_config()`).
-pub struct EmbeddingConfig {
-    pub provider: String,
-    pub model: String,
-    pub dimensions: usize,
-    pub base_url: Option<String>,
-    pub api_key_env: String,
-    pub timeout_seconds: u64,
-}
-
-pub fn config() -> EmbeddingConfig {
+pub fn config() -> embed::Settings {
     let v: Value = Spi::get_one::<JsonB>("SELECT kerai._embedding_config()")
         .or_raise("reading the embedding settings")
         .map(|j| j.0)
         .unwrap_or_default();
-    let s = |k: &str| v[k].as_str().map(str::to_string);
-    EmbeddingConfig {
-        provider: s("provider").unwrap_or_else(|| "local".into()),
-        model: s("model").unwrap_or_default(),
-        dimensions: v["dimensions"].as_u64().unwrap_or(384) as usize,
-        base_url: s("base_url"),
-        api_key_env: s("api_key_env").unwrap_or_else(|| "KERAI_EMBEDDING_API_KEY".into()),
-        timeout_seconds: v["timeout_seconds"].as_u64().unwrap_or(30),
-    }
+    embed::Settings::from_json(&v)
 }
 
 fn checked_text<'a>(func: &str, text: &'a str) -> &'a str {
@@ -75,14 +54,7 @@ fn checked_text<'a>(func: &str, text: &'a str) -> &'a str {
             "embed some words",
         );
     }
-    if text.len() <= MAX_EMBED_BYTES {
-        return text;
-    }
-    let mut end = MAX_EMBED_BYTES;
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    &text[..end]
+    embed::model_input(text)
 }
 
 /// `kerai._embed(text)`: the text's vector as `real[]` (`kerai.embed` casts it to `vector`).
@@ -106,7 +78,7 @@ pub(crate) fn _embed(text: &str) -> Vec<f32> {
     }
 }
 
-fn embed_remote(cfg: &EmbeddingConfig, text: &str) -> Vec<f32> {
+fn embed_remote(cfg: &embed::Settings, text: &str) -> Vec<f32> {
     let Some(base) = cfg.base_url.as_deref() else {
         invalid(
             "kerai.embed: embedding_provider is openai but embedding_base_url is not set",
@@ -166,7 +138,7 @@ fn embed_pending(max: default!(i32, 64)) -> i32 {
     if rows.is_empty() {
         return 0;
     }
-    let texts: Vec<&str> = rows.iter().map(|(_, t)| checked_text_or_space(t)).collect();
+    let texts: Vec<&str> = rows.iter().map(|(_, t)| embed::model_input(t)).collect();
     let vectors = model.embed_batch(&texts).unwrap_or_else(|e| {
         raise(
             PgSqlErrorCode::ERRCODE_INTERNAL_ERROR,
@@ -175,37 +147,11 @@ fn embed_pending(max: default!(i32, 64)) -> i32 {
         )
     });
     let ids: Vec<pgrx::Uuid> = rows.iter().map(|(id, _)| *id).collect();
-    let literals: Vec<String> = vectors.iter().map(|v| vector_literal(v)).collect();
+    let literals: Vec<String> = vectors.iter().map(|v| embed::vector_literal(v)).collect();
     Spi::get_one_with_args::<i32>(
         "SELECT kerai._embed_store(NULL, $1, $2, $3)",
         &[model.model_name().into(), ids.into(), literals.into()],
     )
     .or_raise("storing embeddings")
     .unwrap_or(0)
-}
-
-fn checked_text_or_space(t: &str) -> &str {
-    if t.trim().is_empty() {
-        " "
-    } else {
-        let mut end = t.len().min(MAX_EMBED_BYTES);
-        while !t.is_char_boundary(end) {
-            end -= 1;
-        }
-        &t[..end]
-    }
-}
-
-/// pgvector's text form: `[0.1,0.2,...]`.
-pub fn vector_literal(v: &[f32]) -> String {
-    let mut s = String::with_capacity(v.len() * 10 + 2);
-    s.push('[');
-    for (i, x) in v.iter().enumerate() {
-        if i > 0 {
-            s.push(',');
-        }
-        s.push_str(&x.to_string());
-    }
-    s.push(']');
-    s
 }

@@ -15,7 +15,6 @@ work="${KERAI_STATE}/bench-search"
 mkdir -p "$work"; chmod 777 "$work"
 db=kerai_bench_search
 url="postgresql://postgres@127.0.0.1:${port}/${db}"
-psql_b() { PGOPTIONS="-c client_min_messages=warning" psql -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$port" -U postgres "$@"; }
 ndcg() { python3 "$scorer" "${data}/qrels_test.tsv" "$1" | sed -n 's/^nDCG@10: //p'; }
 
 if [[ " $parts " == *" quality "* ]]; then

@@ -10,6 +10,7 @@ pub mod openai;
 pub mod run;
 pub use run::bin;
 pub mod scholarly;
+pub mod serve;
 pub mod site;
 
 pub use db::TestDb;

@@ -3,6 +3,7 @@
 //! Embeddings are hashed bags of words (so texts sharing words are close), of a size that can
 //! be changed to play a misconfigured endpoint; answers can be delayed or refused.
 
+use crate::serve::Server;
 use serde_json::{json, Value};
 use std::sync::atomic::{AtomicU16, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -27,6 +28,8 @@ pub struct FakeOpenAi {
     pub fail_status: Arc<AtomicU16>,
     pub seen: Arc<Mutex<Vec<Seen>>>,
     chat: Arc<Mutex<Box<ChatFn>>>,
+    /// Serves while the fake lives; stops when it is dropped.
+    _server: Server,
 }
 
 /// The fake's vector of a text: words hashed into `dims` buckets, unit length.
@@ -54,27 +57,22 @@ pub fn bag_of_words(text: &str, dims: usize) -> Vec<f32> {
 
 impl FakeOpenAi {
     pub fn start(dims: usize) -> FakeOpenAi {
-        let server = Arc::new(tiny_http::Server::http("127.0.0.1:0").expect("bind 127.0.0.1:0"));
-        let port = server.server_addr().to_ip().expect("ip").port();
-        let fake = FakeOpenAi {
-            base: format!("http://127.0.0.1:{port}/v1"),
-            dims: Arc::new(AtomicUsize::new(dims)),
-            delay_ms: Arc::default(),
-            fail_status: Arc::default(),
-            seen: Arc::default(),
-            chat: Arc::new(Mutex::new(Box::new(|_| "I cannot tell.".to_string()))),
-        };
-        for _ in 0..4 {
-            let (server, dims, delay, fail, seen, chat) = (
-                server.clone(),
-                fake.dims.clone(),
-                fake.delay_ms.clone(),
-                fake.fail_status.clone(),
-                fake.seen.clone(),
-                fake.chat.clone(),
+        let dims = Arc::new(AtomicUsize::new(dims));
+        let delay: Arc<AtomicU64> = Arc::default();
+        let fail: Arc<AtomicU16> = Arc::default();
+        let seen: Arc<Mutex<Vec<Seen>>> = Arc::default();
+        let chat: Arc<Mutex<Box<ChatFn>>> =
+            Arc::new(Mutex::new(Box::new(|_| "I cannot tell.".to_string())));
+        let mut server = Server::bind();
+        {
+            let (dims, delay, fail, seen, chat) = (
+                dims.clone(),
+                delay.clone(),
+                fail.clone(),
+                seen.clone(),
+                chat.clone(),
             );
-            thread::spawn(move || {
-                for mut req in server.incoming_requests() {
+            server.serve(4, move |mut req| {
                     let mut raw = String::new();
                     let _ = req.as_reader().read_to_string(&mut raw);
                     let body: Value = serde_json::from_str(&raw).unwrap_or(Value::Null);
@@ -150,10 +148,17 @@ impl FakeOpenAi {
                                 .unwrap(),
                         );
                     let _ = req.respond(resp);
-                }
-            });
+                });
         }
-        fake
+        FakeOpenAi {
+            base: format!("{}/v1", server.base),
+            dims,
+            delay_ms: delay,
+            fail_status: fail,
+            seen,
+            chat,
+            _server: server,
+        }
     }
 
     /// What the chat model answers, given the user message.

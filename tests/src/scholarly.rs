@@ -8,10 +8,10 @@
 //!
 //! The open copies themselves live on ordinary fixture sites ([`crate::Site`]).
 
+use crate::serve::Server;
 use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
-use std::thread;
 
 /// A free-to-read location, as Unpaywall lists it.
 #[derive(Debug, Clone)]
@@ -142,69 +142,53 @@ pub struct ScholarlyWeb {
     works: Arc<Mutex<Vec<Work>>>,
     concepts: Arc<Mutex<Vec<(String, Value)>>>,
     seen: Arc<Mutex<Vec<Seen>>>,
-    server: Arc<tiny_http::Server>,
-}
-
-impl Drop for ScholarlyWeb {
-    fn drop(&mut self) {
-        self.server.unblock();
-    }
+    /// Serves while the fake lives; stops when it is dropped.
+    _server: Server,
 }
 
 impl ScholarlyWeb {
     pub fn start() -> ScholarlyWeb {
-        let server = Arc::new(tiny_http::Server::http("127.0.0.1:0").expect("bind 127.0.0.1:0"));
-        let port = server.server_addr().to_ip().expect("ip").port();
-        let web = ScholarlyWeb {
-            base: format!("http://127.0.0.1:{port}"),
-            works: Arc::default(),
-            concepts: Arc::default(),
-            seen: Arc::default(),
-            server: server.clone(),
-        };
-        let templates = Arc::new(Templates::load());
-        for _ in 0..4 {
-            let (server, works, concepts, seen, t) = (
-                server.clone(),
-                web.works.clone(),
-                web.concepts.clone(),
-                web.seen.clone(),
-                templates.clone(),
-            );
-            thread::spawn(move || {
-                for req in server.incoming_requests() {
-                    let (service, path, query) = split_url(req.url());
-                    let user_agent = req
-                        .headers()
-                        .iter()
-                        .find(|h| h.field.equiv("User-Agent"))
-                        .map(|h| h.value.to_string())
-                        .unwrap_or_default();
-                    seen.lock().unwrap().push(Seen {
-                        service: service.clone(),
-                        path: path.clone(),
-                        query: query.clone(),
-                        user_agent,
-                    });
-                    let works = works.lock().unwrap().clone();
-                    let concepts = concepts.lock().unwrap().clone();
-                    let (status, ctype, body) =
-                        answer(&t, &works, &concepts, &service, &path, &query);
-                    let _ = req.respond(
-                        tiny_http::Response::from_data(body)
-                            .with_status_code(status)
-                            .with_header(
-                                tiny_http::Header::from_bytes(
-                                    &b"Content-Type"[..],
-                                    ctype.as_bytes(),
-                                )
+        let works: Arc<Mutex<Vec<Work>>> = Arc::default();
+        let concepts: Arc<Mutex<Vec<(String, Value)>>> = Arc::default();
+        let seen: Arc<Mutex<Vec<Seen>>> = Arc::default();
+        let t = Arc::new(Templates::load());
+        let mut server = Server::bind();
+        {
+            let (works, concepts, seen) = (works.clone(), concepts.clone(), seen.clone());
+            server.serve(4, move |req| {
+                let (service, path, query) = split_url(req.url());
+                let user_agent = req
+                    .headers()
+                    .iter()
+                    .find(|h| h.field.equiv("User-Agent"))
+                    .map(|h| h.value.to_string())
+                    .unwrap_or_default();
+                seen.lock().unwrap().push(Seen {
+                    service: service.clone(),
+                    path: path.clone(),
+                    query: query.clone(),
+                    user_agent,
+                });
+                let works = works.lock().unwrap().clone();
+                let concepts = concepts.lock().unwrap().clone();
+                let (status, ctype, body) = answer(&t, &works, &concepts, &service, &path, &query);
+                let _ = req.respond(
+                    tiny_http::Response::from_data(body)
+                        .with_status_code(status)
+                        .with_header(
+                            tiny_http::Header::from_bytes(&b"Content-Type"[..], ctype.as_bytes())
                                 .unwrap(),
-                            ),
-                    );
-                }
+                        ),
+                );
             });
         }
-        web
+        ScholarlyWeb {
+            base: server.base.clone(),
+            works,
+            concepts,
+            seen,
+            _server: server,
+        }
     }
 
     pub fn add(&self, w: Work) {

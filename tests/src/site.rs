@@ -2,6 +2,7 @@
 //! behave: ETag and Last-Modified on every page, 304 for conditional requests, HEAD, and
 //! hostile behaviours on demand (see [`Behavior`]).
 
+use crate::serve::Server;
 use flate2::{write::GzEncoder, Compression};
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
@@ -57,7 +58,8 @@ pub struct Site {
     paths: Arc<Mutex<HashMap<String, Behavior>>>,
     hits: Arc<Mutex<Vec<String>>>,
     counts: Arc<Mutex<HashMap<String, usize>>>,
-    server: Arc<tiny_http::Server>,
+    /// Serves while the site lives; stops when it is dropped.
+    _server: Server,
 }
 
 impl Site {
@@ -66,47 +68,42 @@ impl Site {
     }
 
     pub fn start_with_threads(threads: usize) -> Site {
-        let server = Arc::new(tiny_http::Server::http("127.0.0.1:0").expect("bind 127.0.0.1:0"));
-        let port = server.server_addr().to_ip().expect("ip address").port();
-        let site = Site {
-            base: format!("http://127.0.0.1:{port}"),
-            paths: Arc::default(),
-            hits: Arc::default(),
-            counts: Arc::default(),
-            server: server.clone(),
-        };
-        for _ in 0..threads {
-            let (server, paths, hits, counts) = (
-                server.clone(),
-                site.paths.clone(),
-                site.hits.clone(),
-                site.counts.clone(),
-            );
-            let base = site.base.clone();
-            thread::spawn(move || {
-                for req in server.incoming_requests() {
-                    let path = req.url().to_string();
-                    let conditional = req.headers().iter().any(|h| {
-                        h.field.equiv("If-None-Match") || h.field.equiv("If-Modified-Since")
-                    });
-                    hits.lock().unwrap().push(format!(
-                        "{} {}{}",
-                        req.method(),
-                        path,
-                        if conditional { " (conditional)" } else { "" }
-                    ));
-                    let n = {
-                        let mut c = counts.lock().unwrap();
-                        let e = c.entry(path.clone()).or_insert(0);
-                        *e += 1;
-                        *e
-                    };
-                    let behavior = paths.lock().unwrap().get(&path).cloned();
-                    respond(req, behavior, n, &base);
-                }
+        let paths: Arc<Mutex<HashMap<String, Behavior>>> = Arc::default();
+        let hits: Arc<Mutex<Vec<String>>> = Arc::default();
+        let counts: Arc<Mutex<HashMap<String, usize>>> = Arc::default();
+        let mut server = Server::bind();
+        {
+            let (paths, hits, counts) = (paths.clone(), hits.clone(), counts.clone());
+            let base = server.base.clone();
+            server.serve(threads, move |req| {
+                let path = req.url().to_string();
+                let conditional = req
+                    .headers()
+                    .iter()
+                    .any(|h| h.field.equiv("If-None-Match") || h.field.equiv("If-Modified-Since"));
+                hits.lock().unwrap().push(format!(
+                    "{} {}{}",
+                    req.method(),
+                    path,
+                    if conditional { " (conditional)" } else { "" }
+                ));
+                let n = {
+                    let mut c = counts.lock().unwrap();
+                    let e = c.entry(path.clone()).or_insert(0);
+                    *e += 1;
+                    *e
+                };
+                let behavior = paths.lock().unwrap().get(&path).cloned();
+                respond(req, behavior, n, &base);
             });
         }
-        site
+        Site {
+            base: server.base.clone(),
+            paths,
+            hits,
+            counts,
+            _server: server,
+        }
     }
 
     pub fn url(&self, path: &str) -> String {
@@ -194,12 +191,6 @@ impl Site {
     pub fn clear_hits(&self) {
         self.hits.lock().unwrap().clear();
         self.counts.lock().unwrap().clear();
-    }
-}
-
-impl Drop for Site {
-    fn drop(&mut self) {
-        self.server.unblock();
     }
 }
 

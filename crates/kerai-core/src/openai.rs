@@ -12,6 +12,24 @@ pub struct Usage {
     pub completion_tokens: u32,
 }
 
+impl Usage {
+    /// The reported counts, or cl100k counts of the texts for an endpoint that reports none:
+    /// (prompt tokens, completion tokens).
+    pub fn or_counted(&self, prompt: &[&str], completion: &str) -> (usize, usize) {
+        let p = if self.prompt_tokens > 0 {
+            self.prompt_tokens as usize
+        } else {
+            prompt.iter().map(|t| crate::tokens::count_tokens(t)).sum()
+        };
+        let c = if self.completion_tokens > 0 {
+            self.completion_tokens as usize
+        } else {
+            crate::tokens::count_tokens(completion)
+        };
+        (p, c)
+    }
+}
+
 fn usage_of(v: &Value) -> Usage {
     let n = |k: &str| v["usage"][k].as_u64().unwrap_or(0) as u32;
     Usage {

@@ -43,3 +43,82 @@ pub fn model_dir() -> PathBuf {
         _ => PathBuf::from(DEFAULT_MODEL_DIR),
     }
 }
+
+/// Text beyond this many bytes is never sent to a model: the local one reads its first 256
+/// word pieces, remote ones a few thousand tokens, both far less than this.
+pub const MAX_TEXT_BYTES: usize = 32 * 1024;
+
+/// What a model is given for `text`: at most [`MAX_TEXT_BYTES`], cut at a character boundary;
+/// blank text becomes a single space (callers that must refuse blank text check first).
+pub fn model_input(text: &str) -> &str {
+    if text.trim().is_empty() {
+        return " ";
+    }
+    let mut end = text.len().min(MAX_TEXT_BYTES);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
+}
+
+/// A vector in pgvector's text form, `[0.1,0.2,...]`.
+pub fn vector_literal(v: &[f32]) -> String {
+    let parts: Vec<String> = v.iter().map(|x| x.to_string()).collect();
+    format!("[{}]", parts.join(","))
+}
+
+/// The embedding settings as `kerai._embedding_config()` returns them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Settings {
+    /// `local`, `openai` or `none`.
+    pub provider: String,
+    pub model: String,
+    pub dimensions: usize,
+    pub base_url: Option<String>,
+    /// The environment variable holding the endpoint's key.
+    pub api_key_env: String,
+    pub timeout_seconds: u64,
+    /// Texts per request when embedding in bulk.
+    pub batch: usize,
+}
+
+impl Settings {
+    pub fn from_json(v: &serde_json::Value) -> Settings {
+        let s = |k: &str| v[k].as_str().filter(|s| !s.is_empty()).map(str::to_string);
+        Settings {
+            provider: s("provider").unwrap_or_else(|| "local".into()),
+            model: s("model").unwrap_or_default(),
+            dimensions: v["dimensions"].as_u64().unwrap_or(384) as usize,
+            base_url: s("base_url"),
+            api_key_env: s("api_key_env").unwrap_or_else(|| "KERAI_EMBEDDING_API_KEY".into()),
+            timeout_seconds: v["timeout_seconds"].as_u64().unwrap_or(30).max(1),
+            batch: v["batch"].as_u64().unwrap_or(32).clamp(1, 2048) as usize,
+        }
+    }
+}
+
+#[cfg(test)]
+mod helper_tests {
+    use super::*;
+
+    #[test]
+    fn model_input_is_bounded_and_never_blank() {
+        assert_eq!(model_input("  \n"), " ");
+        assert_eq!(model_input("abc"), "abc");
+        let long = "é".repeat(MAX_TEXT_BYTES);
+        let cut = model_input(&long);
+        assert!(cut.len() <= MAX_TEXT_BYTES && cut.chars().all(|c| c == 'é'));
+    }
+
+    #[test]
+    fn settings_and_literals() {
+        let s = Settings::from_json(&serde_json::json!({"provider": "openai", "dimensions": 16,
+                                                        "base_url": "http://h/v1", "batch": 0}));
+        assert_eq!(
+            (s.provider.as_str(), s.dimensions, s.batch),
+            ("openai", 16, 1)
+        );
+        assert_eq!(s.api_key_env, "KERAI_EMBEDDING_API_KEY");
+        assert_eq!(vector_literal(&[1.0, 0.5]), "[1,0.5]");
+    }
+}

@@ -1,10 +1,11 @@
 //! The embedding provider the settings name: the local model (all-MiniLM-L6-v2, run on a
-//! blocking thread) or an OpenAI-compatible endpoint.
+//! blocking thread, loaded once per process) or an OpenAI-compatible endpoint.
 
 use super::Endpoint;
-use kerai_core::embed::{self, EmbeddingProvider, MiniLm};
+use kerai_core::embed::{self, EmbeddingProvider, MiniLm, Settings};
 use serde_json::Value;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
 use tokio_postgres::Client;
 
 pub enum Embedder {
@@ -15,42 +16,59 @@ pub enum Embedder {
     },
 }
 
-/// Text beyond this many bytes is not sent (the local model reads 256 word pieces; remote
-/// models a few thousand tokens).
-const MAX_TEXT_BYTES: usize = 32 * 1024;
+/// The local model, loaded on first use: a daemon embedding every cycle reads the 90 MB of
+/// weights once.
+static LOCAL: Mutex<Option<Arc<MiniLm>>> = Mutex::new(None);
+
+async fn local_model() -> Result<Arc<MiniLm>, String> {
+    if let Some(m) = LOCAL.lock().unwrap_or_else(|e| e.into_inner()).as_ref() {
+        return Ok(m.clone());
+    }
+    let dir = embed::model_dir();
+    let m = tokio::task::spawn_blocking(move || MiniLm::load(&dir))
+        .await
+        .map_err(|e| format!("loading the local model: {e}"))?
+        .map_err(|e| format!("{e}"))?;
+    let m = Arc::new(m);
+    *LOCAL.lock().unwrap_or_else(|e| e.into_inner()) = Some(m.clone());
+    Ok(m)
+}
+
+/// The embedding settings stored in the database.
+pub async fn settings(client: &Client) -> Result<Settings, String> {
+    let cfg: Value = client
+        .query_one("SELECT kerai._embedding_config()", &[])
+        .await
+        .map_err(|e| crate::db::message(&e))?
+        .get(0);
+    Ok(Settings::from_json(&cfg))
+}
 
 impl Embedder {
-    /// The configured provider; `Ok(None)` when embeddings are off (`embedding_provider = none`).
-    pub async fn configured(client: &Client) -> Result<Option<(Embedder, Value)>, String> {
-        let cfg: Value = client
-            .query_one("SELECT kerai._embedding_config()", &[])
-            .await
-            .map_err(|e| crate::db::message(&e))?
-            .get(0);
-        let provider = cfg["provider"].as_str().unwrap_or("local").to_string();
-        let e = match provider.as_str() {
+    /// The provider `s` names; `Ok(None)` when embeddings are off (`embedding_provider = none`).
+    pub async fn for_settings(s: &Settings) -> Result<Option<Embedder>, String> {
+        Ok(Some(match s.provider.as_str() {
             "none" => return Ok(None),
-            "local" => {
-                let dir = embed::model_dir();
-                let m = tokio::task::spawn_blocking(move || MiniLm::load(&dir))
-                    .await
-                    .map_err(|e| format!("loading the local model: {e}"))?
-                    .map_err(|e| format!("{e}"))?;
-                Embedder::Local(Arc::new(m))
-            }
-            "openai" => {
-                let endpoint = Endpoint::from_config(&cfg, "KERAI_EMBEDDING_API_KEY", 30).ok_or(
-                    "embedding_provider is openai but embedding_base_url is not set \
-                     (SELECT kerai.configure_embeddings('openai', MODEL, DIMENSIONS, BASE_URL))",
-                )?;
-                Embedder::Remote {
-                    endpoint,
-                    dimensions: cfg["dimensions"].as_u64().unwrap_or(0) as usize,
-                }
-            }
+            "local" => Embedder::Local(local_model().await?),
+            "openai" => Embedder::Remote {
+                endpoint: Endpoint {
+                    base_url: s.base_url.clone().ok_or(
+                        "embedding_provider is openai but embedding_base_url is not set \
+                         (SELECT kerai.configure_embeddings('openai', MODEL, DIMENSIONS, BASE_URL))",
+                    )?,
+                    model: s.model.clone(),
+                    api_key_env: s.api_key_env.clone(),
+                    timeout: Duration::from_secs(s.timeout_seconds),
+                },
+                dimensions: s.dimensions,
+            },
             other => return Err(format!("unknown embedding_provider \"{other}\"")),
-        };
-        Ok(Some((e, cfg)))
+        }))
+    }
+
+    /// The configured provider; `Ok(None)` when embeddings are off.
+    pub async fn configured(client: &Client) -> Result<Option<Embedder>, String> {
+        Embedder::for_settings(&settings(client).await?).await
     }
 
     /// The model name stored beside each vector.
@@ -63,7 +81,10 @@ impl Embedder {
 
     /// One vector per text, in order.
     pub async fn embed(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, String> {
-        let cut: Vec<String> = texts.iter().map(|t| clip(t)).collect();
+        let cut: Vec<String> = texts
+            .iter()
+            .map(|t| embed::model_input(t).to_string())
+            .collect();
         match self {
             Embedder::Local(m) => {
                 let m = m.clone();
@@ -84,21 +105,4 @@ impl Embedder {
             }
         }
     }
-}
-
-fn clip(t: &str) -> String {
-    if t.trim().is_empty() {
-        return " ".into();
-    }
-    let mut end = t.len().min(MAX_TEXT_BYTES);
-    while !t.is_char_boundary(end) {
-        end -= 1;
-    }
-    t[..end].to_string()
-}
-
-/// pgvector's text form.
-pub fn vector_literal(v: &[f32]) -> String {
-    let parts: Vec<String> = v.iter().map(|x| x.to_string()).collect();
-    format!("[{}]", parts.join(","))
 }

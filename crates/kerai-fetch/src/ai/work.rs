@@ -4,9 +4,10 @@
 //! `kerai._llm_claims_todo`, `kerai.record_llm_claims`), so several fetchers split the work
 //! and a killed one loses nothing.
 
-use super::embedder::{vector_literal, Embedder};
+use super::embedder::{self, Embedder};
 use super::Endpoint;
 use crate::db;
+use kerai_core::embed::vector_literal;
 use serde_json::{json, Value};
 use tokio_postgres::Client;
 use uuid::Uuid;
@@ -37,12 +38,28 @@ pub async fn embed_pending(
     limit: Option<u64>,
     on_batch: &(dyn Fn(&EmbedSummary) + Sync),
 ) -> Result<Option<EmbedSummary>, String> {
-    let Some((embedder, cfg)) = Embedder::configured(client).await? else {
+    let settings = embedder::settings(client).await?;
+    if settings.provider == "none" {
+        return Ok(None);
+    }
+    let batch = settings.batch as i32;
+    let mut s = EmbedSummary::default();
+    // The model is loaded only when something waits for it.
+    let waiting: bool = client
+        .query_one(
+            "SELECT EXISTS (SELECT 1 FROM kerai.chunks WHERE embedding_status <> 'done')",
+            &[],
+        )
+        .await
+        .map_err(|e| db::message(&e))?
+        .get(0);
+    if !waiting {
+        return Ok(Some(s));
+    }
+    let Some(embedder) = Embedder::for_settings(&settings).await? else {
         return Ok(None);
     };
-    let batch = cfg["batch"].as_i64().unwrap_or(32).clamp(1, 2048) as i32;
     let model = embedder.model_name();
-    let mut s = EmbedSummary::default();
     let mut failed_in_a_row = 0;
     loop {
         let n = match limit {
@@ -106,6 +123,46 @@ pub async fn embed_pending(
         .map_err(|e| db::message(&e))?
         .get(0);
     Ok(Some(s))
+}
+
+/// Embed what a crawl chunked and say so on standard error: `Some(true)` when every chunk got
+/// its vector, `Some(false)` when some failed, `None` when embeddings are off. `quiet` (a daemon
+/// calling it every cycle) says nothing when nothing happened and gives no progress lines.
+pub async fn embed_and_report(
+    client: &Client,
+    worker: &str,
+    limit: Option<u64>,
+    quiet: bool,
+) -> Option<bool> {
+    let progress = |s: &EmbedSummary| {
+        if !quiet {
+            eprintln!(
+                "kerai: embedding: {} chunks done, {} failed",
+                s.embedded, s.failed
+            );
+        }
+    };
+    match embed_pending(client, worker, limit, &progress).await {
+        Ok(Some(s)) => {
+            if !quiet || s.embedded + s.failed > 0 {
+                eprintln!(
+                    "kerai: embedded {} chunks ({} failed, {} still without an embedding)",
+                    s.embedded, s.failed, s.remaining
+                );
+            }
+            Some(s.failed == 0)
+        }
+        Ok(None) => None,
+        Err(e) => {
+            eprintln!("kerai: warning: embedding skipped: {e}");
+            if !quiet {
+                eprintln!(
+                    "hint: `kerai embed` retries; for the local model run scripts/install-model.sh"
+                );
+            }
+            Some(false)
+        }
+    }
 }
 
 #[derive(Debug, Default, Clone, Copy)]

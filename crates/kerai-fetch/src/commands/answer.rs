@@ -9,7 +9,7 @@ use crate::commands::search::{filters_of, snippet, with_query_embedding};
 use crate::db;
 use crate::exit::{Code, Failure};
 use crate::output::print_json;
-use serde_json::{json, Value};
+use serde_json::Value;
 
 pub async fn run(url: &str, args: AnswerArgs) -> Result<Code, Failure> {
     let client = db::connect(url).await?;
@@ -72,16 +72,13 @@ async fn answer_with_model(
     let db_err = |e: tokio_postgres::Error| Failure::critical(db::message(&e));
     let hits: Value = client
         .query_one(
-            "SELECT coalesce(jsonb_agg(jsonb_build_object('chunk_id', s.chunk_id, 'content', s.content, 'score', s.score,
-                        'url', s.url, 'version_date', s.version_date) ORDER BY s.score DESC, s.chunk_id), '[]')
-               FROM kerai.search($1, coalesce($2, (kerai.setting('answer_passages') #>> '{}')::integer), $3) s",
+            "SELECT kerai._answer_passages($1, $2, $3)",
             &[&question, &k, filters],
         )
         .await
         .map_err(db_err)?
         .get(0);
-    let passages = hits.as_array().cloned().unwrap_or_default();
-    if passages.is_empty() {
+    if hits.as_array().is_none_or(|a| a.is_empty()) {
         return client
             .query_one("SELECT kerai.answer($1, $2, $3)", &[&question, &k, filters])
             .await
@@ -93,62 +90,27 @@ async fn answer_with_model(
         .await
         .map_err(db_err)?
         .get(0);
-    let (text, usage) = endpoint
-        .chat(
-            "You answer questions from the passages given, citing them as [n].",
-            &prompt,
+    let system = "You answer questions from the passages given, citing them as [n].";
+    let (text, usage) = endpoint.chat(system, &prompt).await.map_err(|e| {
+        Failure::critical(format!("the chat endpoint failed: {e}")).with_hint(
+            "check chat_base_url (SELECT kerai._chat_config()) and the key variable it names",
         )
-        .await
-        .map_err(|e| {
-            Failure::critical(format!("the chat endpoint failed: {e}")).with_hint(
-                "check chat_base_url (SELECT kerai._chat_config()) and the key variable it names",
-            )
-        })?;
-    let top = passages[0]["score"]
-        .as_f64()
-        .unwrap_or(1.0)
-        .max(f64::MIN_POSITIVE);
-    let cites: Vec<Value> = passages
-        .iter()
-        .map(|h| json!({"chunk_id": h["chunk_id"], "relevance_score": h["score"].as_f64().unwrap_or(0.0) / top}))
-        .collect();
-    let tokens = |n: u32, text: &str| -> i32 {
-        if n > 0 {
-            n as i32
-        } else {
-            kerai_core::tokens::count_tokens(text) as i32
-        }
-    };
-    let (pt, ct) = (
-        tokens(usage.prompt_tokens, &prompt),
-        tokens(usage.completion_tokens, &text),
-    );
-    let request: uuid::Uuid = client
+    })?;
+    let (pt, ct) = usage.or_counted(&[system, &prompt], &text);
+    client
         .query_one(
-            "SELECT kerai._record_answer($1, $2, $3, 'llm', $4, $5, $6, $7)",
+            "SELECT kerai._answer_result($1, $2, $3, $4, 'llm', $5, $6, $7)",
             &[
                 &question,
+                &hits,
                 &text,
                 &endpoint.model,
-                &pt,
-                &ct,
-                &Value::Array(cites),
+                &(pt as i32),
+                &(ct as i32),
                 filters,
             ],
         )
         .await
-        .map_err(db_err)?
-        .get(0);
-    let citations: Vec<Value> = passages
-        .iter()
-        .enumerate()
-        .map(|(i, h)| {
-            json!({"order": i + 1, "chunk_id": h["chunk_id"], "url": h["url"], "version_date": h["version_date"],
-                   "text": h["content"], "relevance": h["score"].as_f64().unwrap_or(0.0) / top})
-        })
-        .collect();
-    Ok(
-        json!({"request": request.to_string(), "answer": text, "mode": "llm", "model": endpoint.model,
-              "prompt_tokens": pt, "completion_tokens": ct, "citations": citations}),
-    )
+        .map(|r| r.get(0))
+        .map_err(db_err)
 }

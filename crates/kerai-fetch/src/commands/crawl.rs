@@ -113,7 +113,14 @@ pub async fn run(url: &str, args: CrawlArgs) -> Result<Code, Failure> {
             Ok(summary) => {
                 cycles += 1;
                 if !args.no_embed && !stop.load(Ordering::SeqCst) {
-                    embed_new_chunks(&conn.client, &worker).await;
+                    // A failure is reported and left for the next cycle; it does not fail this one.
+                    crate::ai::work::embed_and_report(
+                        &conn.client,
+                        &worker,
+                        Some(EMBED_PER_CYCLE),
+                        true,
+                    )
+                    .await;
                 }
                 if !args.resolve_only {
                     print_cycle(cycles, &summary);
@@ -432,19 +439,6 @@ fn describe(o: &Outcome) -> String {
 
 /// Chunks embedded per cycle at most, so a cycle stays short; the rest waits for the next.
 const EMBED_PER_CYCLE: u64 = 256;
-
-/// Embed the chunks of documents the cycles ingested (with the configured provider); a
-/// failure is reported and left for the next cycle, it does not fail the cycle.
-async fn embed_new_chunks(client: &Client, worker: &str) {
-    match crate::ai::work::embed_pending(client, worker, Some(EMBED_PER_CYCLE), &|_| {}).await {
-        Ok(Some(s)) if s.embedded + s.failed > 0 => eprintln!(
-            "kerai: embedded {} chunks ({} failed, {} waiting)",
-            s.embedded, s.failed, s.remaining
-        ),
-        Ok(_) => {}
-        Err(e) => eprintln!("kerai: warning: embedding skipped this cycle: {e}"),
-    }
-}
 
 fn print_cycle(n: u64, s: &Value) {
     let len = |k: &str| s[k].as_array().map(|a| a.len()).unwrap_or(0);

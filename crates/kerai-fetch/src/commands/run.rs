@@ -148,39 +148,12 @@ pub async fn execute(
     if !flags.embed || end.cancelled || end.error.is_some() {
         return Ok(code);
     }
-    Ok(match embed_after_crawl(client, &worker).await {
-        Some(false) if code == Code::Success => Code::Partial,
-        _ => code,
-    })
-}
-
-/// Embed what the crawl chunked (`kerai embed`'s work), reporting on standard error.
-/// `Some(true)` when every chunk got its vector, `Some(false)` when some failed, `None` when
-/// embeddings are off.
-pub async fn embed_after_crawl(client: &Client, worker: &str) -> Option<bool> {
-    let progress = |s: &crate::ai::work::EmbedSummary| {
-        eprintln!(
-            "kerai: embedding: {} chunks done, {} failed",
-            s.embedded, s.failed
-        );
-    };
-    match crate::ai::work::embed_pending(client, worker, None, &progress).await {
-        Ok(Some(s)) => {
-            eprintln!(
-                "kerai: embedded {} chunks ({} failed, {} still without an embedding)",
-                s.embedded, s.failed, s.remaining
-            );
-            Some(s.failed == 0)
-        }
-        Ok(None) => None,
-        Err(e) => {
-            eprintln!("kerai: warning: embedding skipped: {e}");
-            eprintln!(
-                "hint: `kerai embed` retries; for the local model run scripts/install-model.sh"
-            );
-            Some(false)
-        }
-    }
+    Ok(
+        match crate::ai::work::embed_and_report(client, &worker, None, false).await {
+            Some(false) if code == Code::Success => Code::Partial,
+            _ => code,
+        },
+    )
 }
 
 /// Take a job to run: `_job_begin` for a pending or crashed one; a joined one is run as is.

@@ -34,7 +34,7 @@ pub async fn with_query_embedding(client: &Client, query: &str, mut filters: Val
         return filters;
     }
     match Embedder::configured(client).await {
-        Ok(Some((e, _))) => match e.embed(&[query.to_string()]).await {
+        Ok(Some(e)) => match e.embed(&[query.to_string()]).await {
             Ok(mut v) => {
                 if let Some(v) = v.pop() {
                     filters["query_embedding"] = json!(v);

@@ -3,9 +3,7 @@
 //! it embeds the chunks the crawl made.
 
 use crate::cli::{Format, WorkerArgs};
-use crate::commands::run::{
-    embed_after_crawl, finish, lease_seconds, report, spec_from_row, worker_name,
-};
+use crate::commands::run::{finish, lease_seconds, report, spec_from_row, worker_name};
 use crate::db;
 use crate::exit::{Code, Failure};
 use crate::site::runner::{self, RunOptions};
@@ -67,7 +65,8 @@ pub async fn run(url: &str, args: WorkerArgs) -> Result<Code, Failure> {
                 let mut code = report(&client, spec.id, Format::Table).await?;
                 if !end.cancelled
                     && end.error.is_none()
-                    && embed_after_crawl(&client, &worker).await == Some(false)
+                    && crate::ai::work::embed_and_report(&client, &worker, None, false).await
+                        == Some(false)
                     && code == Code::Success
                 {
                     code = Code::Partial;
