@@ -4,6 +4,7 @@
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
+mkdir -p "$KERAI_STATE"
 libdir="$("$PG_CONFIG" --pkglibdir)"
 before="$(sha1sum "${libdir}/kerai.so" 2>/dev/null | cut -c1-40 || true)"
 profile_flag=(--debug)
