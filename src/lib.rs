@@ -17,8 +17,16 @@ mod errors;
 mod extraction;
 mod facts;
 mod http;
+mod interrupts;
 mod markdown;
 mod version;
+
+/// Runs once when a backend loads the library: long loops in `kerai-core` become places where
+/// Postgres can cancel the query (`statement_timeout`, `pg_cancel_backend`, …).
+#[pg_guard]
+pub extern "C-unwind" fn _PG_init() {
+    interrupts::install();
+}
 
 // The Rust functions the SQL files need, named in their `requires` lists below; those lists
 // are read only when the schema is generated, so the imports look unused to other builds.

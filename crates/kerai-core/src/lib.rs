@@ -13,6 +13,7 @@ pub mod embed;
 pub mod error;
 pub mod facts;
 pub mod html;
+pub mod interrupt;
 pub mod markdown;
 pub mod names;
 pub mod openai;

@@ -2,19 +2,54 @@
 //! inside a word only when one word alone is over the budget.
 //!
 //! The token counter is opaque, so a "token boundary" is taken to be a word boundary (every
-//! common tokenizer starts a token at a word); the largest prefix or suffix that fits is
-//! found by binary search, so a cut costs O(log n) counts.
+//! common tokenizer starts a token at a word). The largest prefix or suffix that fits is found
+//! by a galloping search (probes of 1, 2, 4, … words, then bisection), so a cut of `k` words
+//! counts O(k log k) text and a whole text is cut in near-linear time, however long.
 
+use crate::interrupt;
 use std::ops::Range;
 
 /// A token counter: the number of tokens of a text.
 pub type CountTokens<'a> = &'a dyn Fn(&str) -> usize;
 
+/// The largest `k` in `0..=max` for which `fits(k)` holds, for a `fits` that holds up to some
+/// `k` and not beyond (`fits(0)` is taken to hold). Probes grow 1, 2, 4, … then bisect, so
+/// no probe is more than twice the answer.
+fn largest_fitting(max: usize, fits: impl Fn(usize) -> bool) -> usize {
+    let (mut lo, mut hi) = (0, max);
+    let mut probe = 1;
+    while probe <= max {
+        interrupt::check();
+        if fits(probe) {
+            lo = probe;
+            probe = probe.saturating_mul(2);
+        } else {
+            hi = probe - 1;
+            break;
+        }
+    }
+    if probe > max {
+        hi = max;
+    }
+    while lo < hi {
+        interrupt::check();
+        let mid = (lo + hi).div_ceil(2);
+        if fits(mid) {
+            lo = mid;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    lo
+}
+
 /// Byte ranges of the whitespace-separated words of `text[range]` (absolute offsets).
 pub(super) fn word_ranges(text: &str, range: Range<usize>) -> Vec<Range<usize>> {
     let mut out = Vec::new();
     let mut start = None;
+    let mut tick = interrupt::Ticker::new();
     for (i, c) in text[range.clone()].char_indices() {
+        tick.tick();
         let at = range.start + i;
         if c.is_whitespace() {
             if let Some(s) = start.take() {
@@ -44,49 +79,38 @@ pub(super) fn cut_to_limit(
     while w < words.len() {
         // Largest k ≥ 1 with words[w..w+k] within the limit.
         let fits = |k: usize| count(&text[words[w].start..words[w + k - 1].end]) <= limit;
-        let (mut lo, mut hi) = (0, words.len() - w);
-        while lo < hi {
-            let mid = (lo + hi).div_ceil(2);
-            if fits(mid) {
-                lo = mid;
-            } else {
-                hi = mid - 1;
-            }
-        }
-        if lo == 0 {
+        let k = largest_fitting(words.len() - w, fits);
+        if k == 0 {
             out.extend(cut_word(text, words[w].clone(), limit, count));
             w += 1;
         } else {
-            out.push(words[w].start..words[w + lo - 1].end);
-            w += lo;
+            out.push(words[w].start..words[w + k - 1].end);
+            w += k;
         }
     }
     out
 }
 
-/// Cut one over-long word at character boundaries into pieces within the limit.
+/// Cut one over-long word at character boundaries into pieces within the limit (at least
+/// one character each).
 fn cut_word(text: &str, word: Range<usize>, limit: usize, count: CountTokens) -> Vec<Range<usize>> {
+    // Byte offsets of the word's character boundaries after its start, and its end.
+    let ends: Vec<usize> = text[word.clone()]
+        .char_indices()
+        .skip(1)
+        .map(|(i, _)| word.start + i)
+        .chain(std::iter::once(word.end))
+        .collect();
     let mut out = Vec::new();
     let mut start = word.start;
-    while start < word.end {
-        let ends: Vec<usize> = text[start..word.end]
-            .char_indices()
-            .skip(1)
-            .map(|(i, _)| start + i)
-            .chain(std::iter::once(word.end))
-            .collect();
-        // Largest end index with the piece within the limit; at least one character.
-        let (mut lo, mut hi) = (0, ends.len() - 1);
-        while lo < hi {
-            let mid = (lo + hi).div_ceil(2);
-            if count(&text[start..ends[mid]]) <= limit {
-                lo = mid;
-            } else {
-                hi = mid - 1;
-            }
-        }
-        out.push(start..ends[lo]);
-        start = ends[lo];
+    let mut first = 0; // index into `ends` of the first boundary after `start`
+    while first < ends.len() {
+        let fits = |k: usize| count(&text[start..ends[first + k - 1]]) <= limit;
+        let k = largest_fitting(ends.len() - first, fits).max(1);
+        let end = ends[first + k - 1];
+        out.push(start..end);
+        start = end;
+        first += k;
     }
     out
 }
@@ -101,16 +125,8 @@ pub(super) fn tail_words(
     let words = word_ranges(text, range.clone());
     let n = words.len();
     let fits = |k: usize| count(&text[words[n - k].start..range.end]) <= limit;
-    let (mut lo, mut hi) = (0, n);
-    while lo < hi {
-        let mid = (lo + hi).div_ceil(2);
-        if fits(mid) {
-            lo = mid;
-        } else {
-            hi = mid - 1;
-        }
-    }
-    (lo > 0).then(|| words[n - lo].start..range.end)
+    let k = largest_fitting(n, fits);
+    (k > 0).then(|| words[n - k].start..range.end)
 }
 
 #[cfg(test)]

@@ -54,6 +54,7 @@ pub(super) fn pack(blocks: &[ChunkInput], opts: &ChunkOptions, count: CountToken
     let block_tokens = blocks
         .iter()
         .map(|b| {
+            crate::interrupt::check();
             let t = b.text.trim();
             if t.is_empty() {
                 0
@@ -209,6 +210,7 @@ impl Packer<'_> {
         let mut out = Vec::new();
         let heading = self.blocks[i].kind == NodeKind::Heading;
         for u in units {
+            crate::interrupt::check();
             let tokens = (self.count)(&text[u.clone()]);
             let parts = if tokens <= limit {
                 vec![(u, tokens)]
@@ -240,6 +242,7 @@ impl Packer<'_> {
 
     /// Add pieces that belong together to the current chunk, or start a new one with them.
     fn push_group(&mut self, group: Vec<Piece>) {
+        crate::interrupt::check();
         if group.is_empty() {
             return;
         }
@@ -395,6 +398,7 @@ impl Packer<'_> {
         let total = self.out.len();
         let mut chunks = Vec::with_capacity(total);
         for (index, b) in self.out.iter().enumerate() {
+            crate::interrupt::check();
             let mut all = b.overlap.clone();
             all.extend(b.own.iter().cloned());
             let text = self.render(&all);

@@ -58,7 +58,9 @@ fn boundaries(text: &str) -> Vec<usize> {
     let chars: Vec<(usize, char)> = text.char_indices().collect();
     let mut cuts = Vec::new();
     let mut i = 0;
+    let mut tick = crate::interrupt::Ticker::new();
     while i < chars.len() {
+        tick.tick();
         let (pos, c) = chars[i];
         if c == '\n' {
             // A blank line always ends a sentence.

@@ -50,7 +50,9 @@ pub fn find_arxiv(text: &str) -> Vec<ArxivMatch> {
     let mut out: Vec<ArxivMatch> = Vec::new();
     // Labelled identifiers, found through the rare `x` of `arXiv`.
     let mut next = 0;
+    let mut tick = crate::interrupt::Ticker::new();
     for x in memchr::memchr2_iter(b'x', b'X', b) {
+        tick.tick();
         if x < 2
             || x - 2 < next
             || !b[x - 2..]

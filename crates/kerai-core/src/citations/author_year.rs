@@ -79,7 +79,9 @@ pub fn find_author_year(text: &str) -> Vec<Found> {
     let mut out = Vec::new();
     let mut floor = 0usize;
     let mut last_close = 0usize;
+    let mut tick = crate::interrupt::Ticker::new();
     for (open, close) in innermost_groups(text) {
+        tick.tick();
         if open < floor {
             continue;
         }
@@ -104,7 +106,9 @@ fn innermost_groups(text: &str) -> Vec<(usize, usize)> {
     // Brackets and newlines only, found with SIMD searches and merged in order.
     let mut round = memchr::memchr3_iter(b'(', b')', b'\n', bytes).peekable();
     let mut square = memchr::memchr2_iter(b'[', b']', bytes).peekable();
+    let mut tick = crate::interrupt::Ticker::new();
     loop {
+        tick.tick();
         let i = match (round.peek(), square.peek()) {
             (Some(&r), Some(&q)) if r < q => round.next(),
             (Some(_), Some(_)) | (None, Some(_)) => square.next(),

@@ -53,7 +53,9 @@ fn find_quoted(text: &str) -> Vec<Found> {
     // Per opening quote: how far a search already went without finding a closer, and whether
     // it stopped at a line end. Later openers resume there, so every byte is scanned once.
     let mut searched: [(usize, bool); 6] = [(0, false); 6];
+    let mut tick = crate::interrupt::Ticker::new();
     while let Some(m) = OPEN_QUOTE_RE.find_at(text, i) {
+        tick.tick();
         let open = m.start();
         let Some(q) = text[open..].chars().next() else {
             break;
@@ -239,7 +241,9 @@ fn first_lower(s: &str) -> Option<char> {
 fn find_acronyms(text: &str) -> Vec<Found> {
     let mut out = Vec::new();
     let mut prev_open = 0;
+    let mut tick = crate::interrupt::Ticker::new();
     for (open, _) in text.match_indices('(') {
+        tick.tick();
         let floor = prev_open;
         prev_open = open + 1;
         let window_end = floor_boundary(text, text.len().min(open + 200));

@@ -206,7 +206,9 @@ fn registrant_ok(registrant: &str) -> bool {
 /// Every DOI in `text`, left to right, non-overlapping (byte offsets).
 pub fn find_dois(text: &str) -> Vec<DoiMatch> {
     let mut out: Vec<DoiMatch> = Vec::new();
+    let mut tick = crate::interrupt::Ticker::new();
     for caps in PREFIX_RE.captures_iter(text) {
+        tick.tick();
         let (Some(m), Some(reg)) = (caps.get(0), caps.get(1)) else {
             continue;
         };
@@ -225,8 +227,10 @@ pub fn find_dois(text: &str) -> Vec<DoiMatch> {
             });
         }
     }
+    let mut tick = crate::interrupt::Ticker::new();
     for (re, with_dir) in [(&*SPACED_RE, true), (&*UNPREFIXED_RE, false)] {
         for caps in re.captures_iter(text) {
+            tick.tick();
             let (Some(m), Some(reg)) = (caps.get(0), caps.get(1)) else {
                 continue;
             };

@@ -89,7 +89,9 @@ fn select(mut cands: Vec<Link>) -> Vec<Link> {
     cands.sort_by_key(|l| (l.start, rank(l.source)));
     let mut out: Vec<Link> = Vec::new();
     let mut i = 0;
+    let mut tick = crate::interrupt::Ticker::new();
     while i < cands.len() {
+        tick.tick();
         let start = cands[i].start;
         let mut j = i;
         while j < cands.len() && cands[j].start == start {
@@ -116,7 +118,9 @@ fn scheme_hits(text: &str) -> Vec<(usize, usize, LinkSource)> {
     let b = text.as_bytes();
     let ends_with = |p: usize, w: &[u8]| p >= w.len() && b[p - w.len()..p].eq_ignore_ascii_case(w);
     let mut hits = Vec::new();
+    let mut tick = crate::interrupt::Ticker::new();
     for p in memchr::memmem::find_iter(b, b"//") {
+        tick.tick();
         let scheme = [&b"https:"[..], b"http:", b"ftp:"]
             .into_iter()
             .find(|w| ends_with(p, w));
@@ -125,7 +129,9 @@ fn scheme_hits(text: &str) -> Vec<(usize, usize, LinkSource)> {
             None => hits.push((p, p + 2, LinkSource::SchemeRelative)),
         }
     }
+    let mut tick = crate::interrupt::Ticker::new();
     for p in memchr::memchr_iter(b':', b) {
+        tick.tick();
         if ends_with(p, b"mailto") {
             hits.push((p - 6, p + 1, LinkSource::Mailto));
         }
@@ -136,7 +142,9 @@ fn scheme_hits(text: &str) -> Vec<(usize, usize, LinkSource)> {
 
 fn scheme_candidates(text: &str) -> Vec<Link> {
     let mut out: Vec<Link> = Vec::new();
+    let mut tick = crate::interrupt::Ticker::new();
     for (s, scheme_end, scheme) in scheme_hits(text) {
+        tick.tick();
         // Inside a link already found (`http://a/http://b`): it could never be chosen.
         if out.last().is_some_and(|l| s < l.end) {
             continue;
@@ -209,7 +217,9 @@ fn fuzzy_hints(text: &str) -> impl Iterator<Item = usize> + '_ {
 fn fuzzy_candidates(text: &str, fuzzy_ip: bool) -> Vec<Link> {
     let mut out = Vec::new();
     let mut floor = 0usize;
+    let mut tick = crate::interrupt::Ticker::new();
     for h in fuzzy_hints(text) {
+        tick.tick();
         if h < floor {
             continue;
         }
@@ -261,7 +271,9 @@ fn email_candidates(text: &str) -> Vec<Link> {
     let mut out = Vec::new();
     let bytes = text.as_bytes();
     let mut floor = 0usize;
+    let mut tick = crate::interrupt::Ticker::new();
     for (a, _) in text.match_indices('@') {
+        tick.tick();
         if a < floor {
             continue;
         }

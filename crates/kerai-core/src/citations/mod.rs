@@ -73,15 +73,14 @@ pub fn detect_citations(text: &str) -> Vec<Citation> {
 /// DOI, arXiv) win over author-year callouts, which win over concepts.
 pub fn detect_citations_with(text: &str, opts: &DetectOptions) -> Vec<Citation> {
     let mut found = identifiers::find_identifiers(text, opts.links);
-    for extra in [
-        opts.author_year
-            .then(|| author_year::find_author_year(text)),
-        opts.concepts.then(|| concepts::find_concepts(text)),
-    ]
-    .into_iter()
-    .flatten()
-    {
-        found = merge_lower_priority(found, extra);
+    crate::interrupt::check();
+    if opts.author_year {
+        found = merge_lower_priority(found, author_year::find_author_year(text));
+        crate::interrupt::check();
+    }
+    if opts.concepts {
+        found = merge_lower_priority(found, concepts::find_concepts(text));
+        crate::interrupt::check();
     }
     offsets::to_citations(text, found)
 }

@@ -12,7 +12,9 @@ pub fn to_citations(text: &str, found: Vec<Found>) -> Vec<Citation> {
         byte = to;
         chars
     };
+    let mut tick = crate::interrupt::Ticker::new();
     for f in found {
+        tick.tick();
         let start_char = advance(f.start);
         let end_char = advance(f.end);
         out.push(Citation {

@@ -177,6 +177,7 @@ impl EmbeddingProvider for MiniLm {
             {
                 end += 1;
             }
+            crate::interrupt::check();
             let group: Vec<&Encoding> = order[start..end].iter().map(|&i| &enc[i]).collect();
             for (&i, v) in order[start..end].iter().zip(self.run_batch(&group)?) {
                 out[i] = v;

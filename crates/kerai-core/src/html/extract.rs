@@ -71,10 +71,13 @@ pub(crate) fn segment(
     main_only: bool,
 ) -> (Vec<Block>, Option<String>, Resolver) {
     let an = Analysis::new(doc);
+    crate::interrupt::check();
     let roots = main_roots(doc, &an);
+    crate::interrupt::check();
     let resolver = Resolver::new(doc, url);
     let title = title_of(doc, &an);
     let run = |roots: &[u32]| {
+        crate::interrupt::check();
         let mut seg = Segmenter::new(doc, &an, roots, &resolver);
         seg.main_only = main_only;
         if let Some(t) = &title {
@@ -126,7 +129,9 @@ fn join(blocks: &[Block], field: impl Fn(&Block) -> &str) -> String {
 /// language.
 pub fn to_markdown(html: &str, url: &str) -> Extracted {
     let doc = parse(html);
+    crate::interrupt::check();
     let (blocks, title, _) = segment(&doc, url, false);
+    crate::interrupt::check();
     let text = join(&blocks, |b| &b.text);
     let mut markdown = join(&blocks, |b| &b.markdown);
     let first_is_h1 = blocks
@@ -140,7 +145,9 @@ pub fn to_markdown(html: &str, url: &str) -> Extracted {
             format!("# {t}\n\n{markdown}")
         };
     }
+    crate::interrupt::check();
     let language = super::language::page_language(&doc, &text);
+    crate::interrupt::check();
     Extracted {
         title,
         markdown,

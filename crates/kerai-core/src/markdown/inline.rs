@@ -76,8 +76,18 @@ impl Inline {
         self.plain.push_str(s);
     }
 
-    /// Take the rendered text, trimmed, and reset.
-    pub fn take(&mut self) -> (String, String) {
+    /// Take the rendered markdown, trimmed, and reset.
+    pub fn take(&mut self) -> String {
+        let md = self.markdown.trim().to_string();
+        self.markdown.clear();
+        self.plain.clear();
+        self.links.clear();
+        md
+    }
+
+    /// Take the rendered markdown, trimmed, and the plain text with its whitespace runs made
+    /// single spaces (for heading paths), and reset.
+    pub fn take_with_plain(&mut self) -> (String, String) {
         let md = self.markdown.trim().to_string();
         let plain = self.plain.split_whitespace().collect::<Vec<_>>().join(" ");
         self.markdown.clear();

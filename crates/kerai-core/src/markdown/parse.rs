@@ -25,7 +25,9 @@ pub fn parse(markdown: &str, emit: impl FnMut(Node)) -> Summary {
         | Options::ENABLE_STRIKETHROUGH
         | Options::ENABLE_YAML_STYLE_METADATA_BLOCKS;
     let mut state = State::new(emit);
+    let mut tick = crate::interrupt::Ticker::new();
     for event in Parser::new_ext(markdown, options) {
+        tick.tick();
         state.event(event);
     }
     state.finish()
@@ -187,7 +189,7 @@ impl<F: FnMut(Node)> State<F> {
     fn flush_item_text(&mut self) {
         if matches!(self.leaf, Some(Leaf::ItemText)) {
             self.leaf = None;
-            let (md, _) = self.inline.take();
+            let md = self.inline.take();
             if let Some(Container::Item {
                 text, index: None, ..
             }) = self.containers.last_mut()
@@ -328,7 +330,7 @@ impl<F: FnMut(Node)> State<F> {
         match tag {
             TagEnd::Paragraph => {
                 self.leaf = None;
-                let (md, _) = self.inline.take();
+                let md = self.inline.take();
                 if md.is_empty() {
                     return;
                 }
@@ -345,7 +347,7 @@ impl<F: FnMut(Node)> State<F> {
                 let Some(Leaf::Heading { level }) = self.leaf.take() else {
                     return;
                 };
-                let (md, plain) = self.inline.take();
+                let (md, plain) = self.inline.take_with_plain();
                 self.heading(level, md, plain);
             }
             TagEnd::CodeBlock => {
@@ -367,7 +369,7 @@ impl<F: FnMut(Node)> State<F> {
                 }
             }
             TagEnd::TableCell => {
-                let (md, _) = self.inline.take();
+                let md = self.inline.take();
                 if let Some(Leaf::Table { row, .. }) = &mut self.leaf {
                     row.push(md.replace('|', "\\|"));
                 }

@@ -397,7 +397,9 @@ impl Builder {
         let n = b.len();
         let mut pos = 0;
         let mut text_start = 0;
+        let mut tick = crate::interrupt::Ticker::new();
         while pos < n {
+            tick.tick();
             let Some(off) = memchr::memchr(b'<', &b[pos..]) else {
                 break;
             };

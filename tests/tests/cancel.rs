@@ -1,0 +1,241 @@
+//! Every long-running kerai function can be stopped: `statement_timeout`, `pg_cancel_backend`
+//! and `pg_terminate_backend` end it within a second, the session (or, after a terminate, the
+//! server) is usable again at once, and nothing was half-written.
+//!
+//! Each input is big enough to run for seconds; a function that finished before the cancel
+//! arrived would fail the test (no error), so the inputs stay honest as the code gets faster.
+
+use kerai_e2e::TestDb;
+use postgres::error::SqlState;
+use postgres::Client;
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// How long after the request the function must have stopped.
+const WITHIN: Duration = Duration::from_secs(1);
+/// How long each function runs before it is asked to stop.
+const RUN_FOR: Duration = Duration::from_millis(400);
+
+/// A 20 MB run of words with no sentence break (the input that once ran for 11 minutes).
+const WORD_RUN: &str = "SELECT count(*) FROM kerai.chunk_text(repeat('word ', 4000000))";
+
+/// Run `sql` under `statement_timeout`; it must fail with 57014 within `WITHIN` of the
+/// timeout, and the same session must answer at once afterwards.
+fn times_out(db: &TestDb, sql: &str) {
+    let mut c = db.client();
+    c.batch_execute(&format!(
+        "SET statement_timeout = '{}ms'",
+        RUN_FOR.as_millis()
+    ))
+    .unwrap();
+    let start = Instant::now();
+    let err = c.batch_execute(sql).expect_err(&format!(
+        "{sql} finished before statement_timeout; make its input bigger"
+    ));
+    let took = start.elapsed();
+    eprintln!(
+        "{sql}: stopped {:?} after the timeout",
+        took.saturating_sub(RUN_FOR)
+    );
+    assert_eq!(
+        err.code(),
+        Some(&SqlState::QUERY_CANCELED),
+        "{sql}: expected a cancel, got {err}"
+    );
+    assert!(
+        took < RUN_FOR + WITHIN,
+        "{sql}: statement_timeout {RUN_FOR:?} took {took:?} to stop it"
+    );
+    usable_now(&mut c, sql);
+}
+
+/// The session answers a query within `WITHIN`.
+fn usable_now(c: &mut Client, what: &str) {
+    let start = Instant::now();
+    c.batch_execute("RESET statement_timeout").unwrap();
+    let one: i32 = c.query_one("SELECT 1", &[]).unwrap().get(0);
+    assert_eq!(one, 1);
+    assert!(
+        start.elapsed() < WITHIN,
+        "after {what} the session took {:?} to answer",
+        start.elapsed()
+    );
+}
+
+/// Start `sql` on its own session, then after `RUN_FOR` call `signal` (`pg_cancel_backend`
+/// or `pg_terminate_backend`) on its backend from another session. Returns the query's error
+/// and how long after the signal it ended.
+fn signalled(db: &TestDb, sql: &str, signal: &str) -> (postgres::Error, Duration) {
+    let mut c = db.client();
+    let pid: i32 = c.query_one("SELECT pg_backend_pid()", &[]).unwrap().get(0);
+    let owned = sql.to_string();
+    let worker = thread::spawn(move || {
+        let r = c.batch_execute(&owned);
+        (r, Instant::now(), c)
+    });
+    thread::sleep(RUN_FOR);
+    let mut admin = db.client();
+    let active: bool = admin
+        .query_one(
+            "SELECT state = 'active' FROM pg_stat_activity WHERE pid = $1",
+            &[&pid],
+        )
+        .unwrap()
+        .get(0);
+    assert!(
+        active,
+        "{sql} finished before {signal}; make its input bigger"
+    );
+    let sent = Instant::now();
+    let ok: bool = admin
+        .query_one(&format!("SELECT {signal}($1)"), &[&pid])
+        .unwrap()
+        .get(0);
+    assert!(ok, "{signal}({pid}) found no backend");
+    let (result, ended, _c) = worker.join().unwrap();
+    let err = result.expect_err(&format!("{sql} finished although {signal} was sent"));
+    eprintln!(
+        "{sql}: {signal} took {:?}",
+        ended.saturating_duration_since(sent)
+    );
+    (err, ended.saturating_duration_since(sent))
+}
+
+#[test]
+fn statement_timeout_stops_chunking_an_unbroken_word_run() {
+    let db = TestDb::new("cancel_chunk");
+    times_out(&db, WORD_RUN);
+}
+
+#[test]
+fn pg_cancel_backend_stops_chunking() {
+    let db = TestDb::new("cancel_chunk_signal");
+    let (err, took) = signalled(&db, WORD_RUN, "pg_cancel_backend");
+    assert_eq!(err.code(), Some(&SqlState::QUERY_CANCELED), "{err}");
+    assert!(took < WITHIN, "pg_cancel_backend took {took:?}");
+}
+
+#[test]
+fn pg_terminate_backend_stops_chunking_and_the_server_stays_up() {
+    let db = TestDb::new("cancel_chunk_terminate");
+    let mut other = db.client();
+    let before: i64 = other
+        .query_one(
+            "SELECT extract(epoch FROM pg_postmaster_start_time())::bigint",
+            &[],
+        )
+        .unwrap()
+        .get(0);
+    let (err, took) = signalled(&db, WORD_RUN, "pg_terminate_backend");
+    assert!(
+        err.code() == Some(&SqlState::ADMIN_SHUTDOWN) || err.is_closed(),
+        "expected the session to end, got {err}"
+    );
+    assert!(took < WITHIN, "pg_terminate_backend took {took:?}");
+    // Only that session ended: this one and the server carry on (no crash, no restart).
+    usable_now(&mut other, "pg_terminate_backend");
+    let after: i64 = other
+        .query_one(
+            "SELECT extract(epoch FROM pg_postmaster_start_time())::bigint",
+            &[],
+        )
+        .unwrap()
+        .get(0);
+    assert_eq!(before, after, "the server restarted");
+}
+
+#[test]
+fn parse_markdown_is_cancelled_and_writes_nothing() {
+    let db = TestDb::new("cancel_markdown");
+    times_out(
+        &db,
+        "SELECT kerai.parse_markdown(
+            (SELECT string_agg(format(E'## Part %s\\n\\nParagraph %s cites (Smith, 2010) and more text.\\n\\n- item %s\\n', i, i, i), '')
+               FROM generate_series(1, 400000) i),
+            '{\"source_url\": \"https://example.org/huge\"}')",
+    );
+    let nodes: i64 = db.one("SELECT count(*) FROM kerai.nodes");
+    assert_eq!(nodes, 0, "a cancelled parse_markdown left nodes behind");
+}
+
+#[test]
+fn html_to_markdown_is_cancelled() {
+    let db = TestDb::new("cancel_html");
+    times_out(
+        &db,
+        "SELECT length(kerai.html_to_markdown('<html><body><main>' ||
+            repeat('<div class=\"post\"><h2>Title</h2><p>Some text of a post, with a <a href=\"/x\">link</a>.</p></div>', 400000)
+            || '</main></body></html>'))",
+    );
+}
+
+#[test]
+fn detect_citations_is_cancelled() {
+    let db = TestDb::new("cancel_citations");
+    times_out(
+        &db,
+        "SELECT count(*) FROM kerai.detect_citations(
+            repeat('As Smith and Jones (2010) showed, see doi:10.1000/xyz123 and https://example.org/a. ', 400000))",
+    );
+}
+
+#[test]
+fn embed_pending_is_cancelled_between_batches_and_stores_nothing() {
+    let db = TestDb::new("cancel_embed");
+    let mut c = db.client();
+    c.batch_execute(
+        "SELECT kerai.chunk_document(kerai.parse_markdown(
+            (SELECT string_agg(format(E'# Section %s\\n\\nThe %s-th paragraph says something about free energy and inference.\\n\\n', i, i), '')
+               FROM generate_series(1, 3000) i),
+            '{\"source_url\": \"https://example.org/many\"}'),
+          '{\"target_tokens\": 32, \"overlap_tokens\": 0}')",
+    )
+    .unwrap();
+    let pending: i64 =
+        db.one("SELECT count(*) FROM kerai.chunks WHERE embedding_status = 'pending'");
+    assert!(pending >= 1000, "only {pending} chunks to embed");
+    times_out(&db, "SELECT kerai.embed_pending(100000)");
+    let embedded: i64 =
+        db.one("SELECT count(*) FROM kerai.chunks WHERE embedding_status <> 'pending'");
+    assert_eq!(embedded, 0, "a cancelled embed_pending stored vectors");
+}
+
+#[test]
+fn crawl_cycle_is_cancelled_while_it_ingests_and_the_deposit_waits() {
+    let db = TestDb::new("cancel_cycle");
+    let mut c = db.client();
+    c.batch_execute(
+        "UPDATE kerai.agents SET config = config || '{\"rate_limit_seconds\": 0, \"min_score\": 0}'
+          WHERE name = 'kerai_crawl';
+         SELECT kerai.parse_markdown(E'# Seed\\n\\nThe principle (Friston, 2010) matters.\\n',
+                                     '{\"source_url\": \"https://example.org/seed\"}');
+         SELECT kerai.crawl_cycle();",
+    )
+    .unwrap();
+    let item: i64 = c
+        .query_one(
+            "SELECT id FROM kerai._worker_claim('worker-1', 600, 1)",
+            &[],
+        )
+        .unwrap()
+        .get(0);
+    // The fetcher deposits a copy big enough that ingesting it takes seconds.
+    c.batch_execute(&format!(
+        "SELECT kerai._worker_progress({item}, 'found', '{{\"source_url\": \"https://example.org/big\"}}');
+         SELECT kerai._worker_progress({item}, 'converting');
+         SELECT kerai._worker_deposit({item},
+            (SELECT string_agg(format(E'## Part %s\\n\\nParagraph %s cites (Smith, 2010).\\n\\n', i, i), '')
+               FROM generate_series(1, 400000) i),
+            '{{\"source_url\": \"https://example.org/big\", \"source_type\": \"html\"}}');"
+    ))
+    .unwrap();
+    let nodes_before: i64 = db.one("SELECT count(*) FROM kerai.nodes");
+    times_out(&db, "SELECT kerai.crawl_cycle()");
+    // Rolled back whole: the deposit still waits for the next cycle, nothing was ingested.
+    let status: String = db.one(&format!(
+        "SELECT status FROM kerai.crawl_queue WHERE id = {item}"
+    ));
+    assert_eq!(status, "deposited");
+    let nodes_after: i64 = db.one("SELECT count(*) FROM kerai.nodes");
+    assert_eq!(nodes_before, nodes_after);
+}
