@@ -2,6 +2,8 @@
 # Database helpers for a cluster started by cluster.sh.
 #   db.sh url PORT DB          print the connection string
 #   db.sh ensure PORT DB       create the database and the extension when missing; update it when older
+#   db.sh login PORT DB ROLE   make ROLE a login (not a superuser) in kerai_editor and kerai_fetcher;
+#                              print its connection string
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
@@ -13,6 +15,13 @@ psql_q() { PGOPTIONS="-c client_min_messages=warning" psql -X -q -v ON_ERROR_STO
 
 case "$cmd" in
   url) echo "$url" ;;
+  login)
+    role="${4:?role}"
+    psql_q -d "$db" -c "DO \$\$ BEGIN
+        IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '${role}') THEN CREATE ROLE \"${role}\" LOGIN; END IF;
+      END \$\$" -c "GRANT kerai_editor, kerai_fetcher TO \"${role}\"" >/dev/null
+    echo "postgresql://${role}@127.0.0.1:${port}/${db}"
+    ;;
   ensure)
     if [ -z "$(psql_q -d postgres -c "SELECT 1 FROM pg_database WHERE datname = '${db}'")" ]; then
       psql_q -d postgres -c "CREATE DATABASE \"${db}\""

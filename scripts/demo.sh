@@ -26,7 +26,9 @@ scripts/site.sh start
 say "building the kerai CLI"
 cargo build --locked -q -p kerai-fetch
 export DATABASE_URL
-DATABASE_URL="$(scripts/db.sh url "$port" "$db")"
+# The CLI logs in as kerai_demo: not a superuser, a member of kerai_editor and kerai_fetcher
+# (docs/roles.md). `make psql` stays the superuser.
+DATABASE_URL="$(scripts/db.sh login "$port" "$db" kerai_demo)"
 kerai="${KERAI_ROOT}/target/debug/kerai"
 
 site="http://127.0.0.1:${KERAI_SITE_PORT:-28880}/"

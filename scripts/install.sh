@@ -42,9 +42,10 @@ while IFS= read -r -d '' f; do
   chmod "$([ "${dest##*.}" = so ] && echo 0755 || echo 0644)" "${dest}.kerai-new"
   mv -f "${dest}.kerai-new" "$dest"
 done < <(find "$stage" -type f -print0)
-# Install scripts of released versions, so `CREATE EXTENSION kerai VERSION 'x'` and
-# `ALTER EXTENSION kerai UPDATE` from them work (pgrx packages only kerai--a--b.sql upgrades).
-for f in sql/archive/kerai--*.sql; do
+# Install scripts of released versions, and the upgrade scripts between them (frozen in sql/),
+# so `CREATE EXTENSION kerai VERSION 'x'` and `ALTER EXTENSION kerai UPDATE` from them work.
+for f in sql/archive/kerai--*.sql sql/kerai--*--*.sql; do
+  [ -e "$f" ] || continue
   dest="$("$PG_CONFIG" --sharedir)/extension/$(basename "$f")"
   cp "$f" "${dest}.kerai-new" && chmod 0644 "${dest}.kerai-new" && mv -f "${dest}.kerai-new" "$dest"
 done

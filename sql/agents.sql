@@ -56,6 +56,14 @@ BEGIN
     END IF;
     merged := CASE WHEN config->>'type' = 'crawler' OR kind = 'crawler' OR name = 'kerai_crawl'
                    THEN kerai.crawler_defaults() || config ELSE config END;
+    -- An update first: an INSERT of a name that exists is how a restore replaces a seeded row.
+    UPDATE kerai.agents a SET kind = register_agent.kind, parent_id = parent_uuid,
+           config = a.config || config, updated_at = now()
+     WHERE a.name = register_agent.name
+    RETURNING a.id INTO agent;
+    IF FOUND THEN
+        RETURN agent;
+    END IF;
     INSERT INTO kerai.agents AS a (name, kind, parent_id, config)
     VALUES (name, kind, parent_uuid, merged)
     ON CONFLICT ON CONSTRAINT agents_name_key DO UPDATE

@@ -447,6 +447,7 @@ CREATE FUNCTION kerai.crawl_cycle(agent text DEFAULT 'kerai_crawl') RETURNS json
 LANGUAGE plpgsql AS $$
 #variable_conflict use_variable
 DECLARE
+    allowed boolean := kerai._require('kerai_fetcher', 'kerai.crawl_cycle');
     a kerai.agents := kerai._agent(agent);
     cfg jsonb := kerai.crawler_defaults() || a.config;
     max_depth integer := (cfg->>'max_chain_depth')::integer;

@@ -39,9 +39,20 @@ CREATE TABLE kerai.partition_references (
     PRIMARY KEY (parent_table, child_table, child_column)
 );
 
+-- Keep a table made at run time (a monthly partition) in dumps, as pg_extension_config_dump
+-- does for the tables of the install script (Postgres lets that function run only there).
+-- Partitioning needs a superuser already; this writes kerai's own row of pg_extension.
+CREATE FUNCTION kerai._keep_in_dumps(rel regclass) RETURNS void
+LANGUAGE sql SET search_path = pg_catalog, pg_temp AS $$
+    UPDATE pg_catalog.pg_extension
+       SET extconfig = array_append(extconfig, rel::oid),
+           extcondition = array_append(extcondition, ''::text)
+     WHERE extname = 'kerai' AND NOT (rel::oid = ANY (coalesce(extconfig, '{}'::oid[])));
+$$;
+
 -- One month's partition of `tbl` (the month holding `month_start`), unless it exists.
 CREATE FUNCTION kerai._month_partition(tbl text, month_start date) RETURNS text
-LANGUAGE plpgsql AS $$
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
     m date := date_trunc('month', month_start)::date;
     part text := format('%s_y%sm%s', tbl, to_char(m, 'YYYY'), to_char(m, 'MM'));
@@ -50,6 +61,7 @@ BEGIN
         EXECUTE format('CREATE TABLE kerai.%I PARTITION OF kerai.%I FOR VALUES FROM (%L) TO (%L)',
                        part, tbl, m, (m + interval '1 month')::date);
         EXECUTE format('ALTER EXTENSION kerai ADD TABLE kerai.%I', part);
+        PERFORM kerai._keep_in_dumps(format('kerai.%I', part)::regclass);
     END IF;
     RETURN part;
 END
@@ -60,6 +72,7 @@ $$;
 CREATE FUNCTION kerai.add_month_partitions(months_ahead integer DEFAULT 3) RETURNS integer
 LANGUAGE plpgsql AS $$
 DECLARE
+    allowed boolean := kerai._require('kerai_admin', 'kerai.add_month_partitions');
     p record;
     i integer;
     n integer := 0;
@@ -106,8 +119,10 @@ $$;
 -- and functions that depend on the table are rebuilt, and foreign keys that pointed at it
 -- become a delete trigger (a partitioned table's primary key includes the month). Takes an
 -- ACCESS EXCLUSIVE lock for as long as the copy lasts. Returns what it did.
-CREATE FUNCTION kerai.partition_by_month(table_name text, months_ahead integer DEFAULT 3) RETURNS jsonb
-LANGUAGE plpgsql AS $$
+-- The work runs as the extension's owner (it rebuilds extension tables); kerai.partition_by_month
+-- below is the entry point, for kerai_admin.
+CREATE FUNCTION kerai._partition_by_month(table_name text, months_ahead integer) RETURNS jsonb
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
 #variable_conflict use_variable
 DECLARE
     col text;
@@ -129,7 +144,7 @@ DECLARE
     r record;
     refs integer := 0;
 BEGIN
-    SELECT p.time_column INTO col FROM kerai._partitionable() p WHERE p.table_name = partition_by_month.table_name;
+    SELECT p.time_column INTO col FROM kerai._partitionable() p WHERE p.table_name = _partition_by_month.table_name;
     IF col IS NULL THEN
         RAISE EXCEPTION 'kerai.partition_by_month: % cannot be partitioned', coalesce(table_name, 'NULL')
             USING ERRCODE = '22023', HINT = 'the tables are page_versions, chunks and ai_requests';
@@ -194,6 +209,7 @@ BEGIN
     EXECUTE format('ALTER EXTENSION kerai ADD TABLE kerai.%I', table_name);
     EXECUTE format('CREATE TABLE kerai.%I PARTITION OF kerai.%I DEFAULT', table_name || '_default', table_name);
     EXECUTE format('ALTER EXTENSION kerai ADD TABLE kerai.%I', table_name || '_default');
+    PERFORM kerai._keep_in_dumps(format('kerai.%I', table_name || '_default')::regclass);
     EXECUTE format('SELECT date_trunc(''month'', min(%I))::date FROM kerai.%I', col, old_name) INTO first_month;
     m := least(coalesce(first_month, date_trunc('month', now())::date), date_trunc('month', now())::date);
     WHILE m <= (date_trunc('month', now()) + make_interval(months => months_ahead))::date LOOP
@@ -251,8 +267,19 @@ BEGIN
             EXECUTE format('ALTER EXTENSION kerai ADD VIEW %s', view_names[i]);
         END LOOP;
     END IF;
+    -- The rebuilt table, views and functions get the roles' grants again.
+    PERFORM kerai._grant_roles();
     RETURN jsonb_build_object('table', table_name, 'partitioned_on', col, 'rows_moved', moved,
         'partitions', (SELECT count(*) FROM pg_inherits i WHERE i.inhparent = format('kerai.%I', table_name)::regclass),
         'references_kept_by_trigger', refs);
+END
+$$;
+
+CREATE FUNCTION kerai.partition_by_month(table_name text, months_ahead integer DEFAULT 3) RETURNS jsonb
+LANGUAGE plpgsql AS $$
+DECLARE
+    allowed boolean := kerai._require('kerai_admin', 'kerai.partition_by_month');
+BEGIN
+    RETURN kerai._partition_by_month(table_name, months_ahead);
 END
 $$;

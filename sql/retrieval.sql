@@ -43,6 +43,7 @@ COMMENT ON VIEW kerai.settings_all IS 'Every retrieval setting: its value, its d
 
 CREATE FUNCTION kerai.reset_setting(key text) RETURNS jsonb
 LANGUAGE sql AS $$
+    SELECT kerai._require('kerai_admin', 'kerai.reset_setting');
     DELETE FROM kerai.settings s WHERE s.key = reset_setting.key;
     SELECT kerai.setting(key);
 $$;
@@ -50,6 +51,8 @@ $$;
 CREATE FUNCTION kerai.set_setting(key text, value jsonb) RETURNS jsonb
 LANGUAGE plpgsql AS $$
 #variable_conflict use_variable
+DECLARE
+    allowed boolean := kerai._require('kerai_admin', 'kerai.set_setting');
 BEGIN
     IF NOT kerai.setting_defaults() ? key THEN
         RAISE EXCEPTION 'kerai.set_setting: unknown setting "%"', key USING ERRCODE = '22023',
@@ -81,6 +84,11 @@ BEGIN
     END IF;
     IF key LIKE '%_url' AND jsonb_typeof(value) = 'string' AND value #>> '{}' !~ '^https?://[^/]+' THEN
         RAISE EXCEPTION 'kerai.set_setting: % must be an http(s) URL, not %', key, value USING ERRCODE = '22023';
+    END IF;
+    -- No credentials in an endpoint: keys come from the environment variable *_api_key_env names.
+    IF key LIKE '%_url' AND jsonb_typeof(value) = 'string' AND value #>> '{}' ~ '^https?://[^/?#]*@' THEN
+        RAISE EXCEPTION 'kerai.set_setting: % must not hold credentials (user:password@)', key USING ERRCODE = '22023',
+            HINT = 'put the key in an environment variable of the server and name it in the matching *_api_key_env setting';
     END IF;
     INSERT INTO kerai.settings AS s (key, value) VALUES (key, value)
     ON CONFLICT ON CONSTRAINT settings_pkey DO UPDATE SET value = EXCLUDED.value, updated_at = now();
@@ -193,22 +201,35 @@ COMMENT ON TABLE kerai.embeddings IS
     'One embedding per chunk, with the model that made it. Each model has its own HNSW index '
     '(kerai.create_embedding_index, called by kerai.configure_embeddings).';
 
--- An HNSW index (cosine) over one model's vectors; returns its name.
-CREATE FUNCTION kerai.create_embedding_index(model text, dims integer) RETURNS text
-LANGUAGE plpgsql AS $$
+-- An HNSW index (cosine) over one model's vectors; returns its name. Creating an index takes
+-- the table's owner, so this runs as the extension's owner (SECURITY DEFINER, search_path
+-- pinned, pgvector's names qualified); only kerai_admin may call it (sql/roles.sql).
+CREATE FUNCTION kerai._create_embedding_index(model text, dims integer) RETURNS text
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
     name text := 'embeddings_hnsw_' || substr(md5(model), 1, 10) || '_' || dims;
+    vec text := (SELECT n.nspname FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace
+                  WHERE e.extname = 'vector');
 BEGIN
     IF dims IS NULL OR dims < 1 OR dims > 2000 THEN
         RAISE EXCEPTION 'kerai.create_embedding_index: an HNSW index takes 1 to 2000 dimensions, not %', dims
             USING ERRCODE = '22023';
     END IF;
-    EXECUTE format('CREATE INDEX IF NOT EXISTS %I ON kerai.embeddings USING hnsw ((embedding::vector(%s)) vector_cosine_ops) WHERE model_name = %L',
-                   name, dims, model);
+    EXECUTE format('CREATE INDEX IF NOT EXISTS %I ON kerai.embeddings USING hnsw ((embedding::%I.vector(%s)) %I.vector_cosine_ops) WHERE model_name = %L',
+                   name, vec, dims, vec, model);
     RETURN name;
 END
 $$;
-SELECT kerai.create_embedding_index('sentence-transformers/all-MiniLM-L6-v2', 384);
+SELECT kerai._create_embedding_index('sentence-transformers/all-MiniLM-L6-v2', 384);
+
+CREATE FUNCTION kerai.create_embedding_index(model text, dims integer) RETURNS text
+LANGUAGE plpgsql AS $$
+DECLARE
+    allowed boolean := kerai._require('kerai_admin', 'kerai.create_embedding_index');
+BEGIN
+    RETURN kerai._create_embedding_index(model, dims);
+END
+$$;
 
 -- Choose the embedding provider. A different model or size sends every chunk back to be
 -- embedded again (old vectors are kept until the new ones replace them).
@@ -217,6 +238,7 @@ CREATE FUNCTION kerai.configure_embeddings(provider text, model text DEFAULT NUL
 RETURNS jsonb
 LANGUAGE plpgsql AS $$
 DECLARE
+    allowed boolean := kerai._require('kerai_admin', 'kerai.configure_embeddings');
     old_model text := kerai.setting('embedding_model') #>> '{}';
     old_dims integer := (kerai.setting('embedding_dimensions') #>> '{}')::integer;
 BEGIN
@@ -247,7 +269,7 @@ BEGIN
     IF api_key_env IS NOT NULL THEN
         PERFORM kerai.set_setting('embedding_api_key_env', to_jsonb(api_key_env));
     END IF;
-    PERFORM kerai.create_embedding_index(model, dimensions);
+    PERFORM kerai._create_embedding_index(model, dimensions);
     IF model IS DISTINCT FROM old_model OR dimensions IS DISTINCT FROM old_dims THEN
         UPDATE kerai.chunks SET embedding_status = 'pending', embedding_attempts = 0, embedding_error = NULL,
                embedding_next_try = NULL, leased_by = NULL, lease_until = NULL;
@@ -258,6 +280,8 @@ $$;
 
 CREATE FUNCTION kerai.configure_chat(base_url text, model text, api_key_env text DEFAULT NULL) RETURNS jsonb
 LANGUAGE plpgsql AS $$
+DECLARE
+    allowed boolean := kerai._require('kerai_admin', 'kerai.configure_chat');
 BEGIN
     PERFORM kerai.set_setting('chat_base_url', coalesce(to_jsonb(base_url), 'null'::jsonb));
     PERFORM kerai.set_setting('chat_model', coalesce(to_jsonb(model), 'null'::jsonb));

@@ -124,6 +124,7 @@ RETURNS TABLE (chunk_id uuid, content text, score float8, fts_rank integer, vect
 LANGUAGE plpgsql VOLATILE AS $$
 #variable_conflict use_column
 DECLARE
+    allowed boolean := kerai._require('kerai_reader', 'kerai.search');
     mode text := coalesce(filters->>'mode', 'hybrid');
     model text := kerai.setting('embedding_model') #>> '{}';
     dims integer := (kerai.setting('embedding_dimensions') #>> '{}')::integer;
@@ -252,6 +253,7 @@ CREATE FUNCTION kerai.answer(query text, k integer DEFAULT NULL, filters jsonb D
 LANGUAGE plpgsql VOLATILE AS $$
 #variable_conflict use_variable
 DECLARE
+    allowed boolean := kerai._require('kerai_reader', 'kerai.answer');
     hits jsonb := kerai._answer_passages(query, k, filters);
     chat jsonb;
     text_out text;

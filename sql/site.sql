@@ -35,6 +35,7 @@ RETURNS kerai.targets
 LANGUAGE plpgsql AS $$
 #variable_conflict use_variable
 DECLARE
+    allowed boolean := kerai._require('kerai_editor', 'kerai.set_target');
     t kerai.targets;
 BEGIN
     IF config IS NULL OR jsonb_typeof(config) <> 'object' THEN
@@ -153,8 +154,20 @@ COMMENT ON TABLE kerai.page_versions IS
     'raw HTML (out of line above 1 MB, see raw_html_uri); the document it produced.';
 CREATE INDEX page_versions_page_idx ON kerai.page_versions (page_id, scraped_at DESC);
 CREATE INDEX page_versions_content_hash_idx ON kerai.page_versions (content_hash);
-ALTER TABLE kerai.pages ADD CONSTRAINT pages_current_version_fk
-    FOREIGN KEY (current_version) REFERENCES kerai.page_versions (id) ON DELETE SET NULL;
+-- pages.current_version points at the page's latest version. It is not a foreign key: with
+-- page_versions.page_id that would be a cycle, and no restore order loads a cycle (pg_restore
+-- -j, or any restore not in one transaction, would fail). This trigger does what the key did:
+-- the pointer is cleared when its version is deleted.
+CREATE INDEX pages_current_version_idx ON kerai.pages (current_version);
+CREATE FUNCTION kerai._clear_current_version() RETURNS trigger
+LANGUAGE plpgsql AS $$
+BEGIN
+    UPDATE kerai.pages SET current_version = NULL WHERE current_version = OLD.id;
+    RETURN OLD;
+END
+$$;
+CREATE TRIGGER page_versions_clear_current_version AFTER DELETE ON kerai.page_versions
+    FOR EACH ROW EXECUTE FUNCTION kerai._clear_current_version();
 
 -- The URLs of one job, leased to fetchers in batches.
 CREATE TABLE kerai.job_urls (
@@ -240,6 +253,7 @@ RETURNS uuid
 LANGUAGE plpgsql AS $$
 #variable_conflict use_variable
 DECLARE
+    allowed boolean := kerai._require('kerai_editor', 'kerai.enqueue_job');
     t kerai.targets := kerai._target(target);
     running uuid;
     job uuid;
@@ -274,6 +288,7 @@ RETURNS SETOF kerai.scrape_jobs
 LANGUAGE plpgsql AS $$
 #variable_conflict use_variable
 DECLARE
+    allowed boolean := kerai._require('kerai_fetcher', 'kerai._job_begin (the fetcher)');
     j kerai.scrape_jobs;
     t uuid := CASE WHEN target IS NULL THEN NULL ELSE (kerai._target(target)).id END;
 BEGIN
@@ -642,6 +657,7 @@ CREATE FUNCTION kerai.cancel_job(job uuid) RETURNS text
 LANGUAGE plpgsql AS $$
 #variable_conflict use_variable
 DECLARE
+    allowed boolean := kerai._require('kerai_editor', 'kerai.cancel_job');
     st text;
 BEGIN
     UPDATE kerai.scrape_jobs s SET status = 'CANCELLED', finished_at = now(), lease_until = NULL

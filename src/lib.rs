@@ -113,6 +113,13 @@ extension_sql_file!(
     name = "partitioning",
     requires = ["search"]
 );
+extension_sql_file!(
+    "../sql/dump.sql",
+    name = "dump",
+    requires = ["partitioning"]
+);
+// Last of all: the grants cover every function and table above.
+extension_sql_file!("../sql/roles.sql", name = "roles", finalize);
 
 #[cfg(any(test, feature = "pg_test"))]
 #[pg_schema]

@@ -44,5 +44,26 @@ SELECT line FROM (
     UNION ALL
     SELECT format('type %s %s', t.typname, t.typtype)
       FROM pg_type t WHERE t.oid IN (SELECT objid FROM members WHERE classid = 'pg_type'::regclass)
+    UNION ALL
+    -- What pg_dump keeps (pg_extension_config_dump), with its filter.
+    SELECT format('dumped %s %s', c.oid::regclass, coalesce(e.extcondition[i], ''))
+      FROM pg_extension e, generate_subscripts(e.extconfig, 1) i, pg_class c
+     WHERE e.extname = 'kerai' AND c.oid = e.extconfig[i]
+    UNION ALL
+    SELECT format('acl %s %s', r.relname, array_to_string(array(SELECT unnest(r2.relacl)::text ORDER BY 1), ','))
+      FROM rels r JOIN pg_class r2 ON r2.oid = r.oid WHERE r2.relacl IS NOT NULL
+    UNION ALL
+    SELECT format('acl %s %s', p.oid::regprocedure, array_to_string(array(SELECT unnest(p.proacl)::text ORDER BY 1), ','))
+      FROM pg_proc p WHERE p.oid IN (SELECT objid FROM members WHERE classid = 'pg_proc'::regclass) AND p.proacl IS NOT NULL
+    UNION ALL
+    SELECT format('function-config %s %s %s', p.oid::regprocedure, p.prosecdef, p.proconfig)
+      FROM pg_proc p WHERE p.oid IN (SELECT objid FROM members WHERE classid = 'pg_proc'::regclass)
+    UNION ALL
+    SELECT format('policy %s.%s %s %s %s %s', r.relname, pol.polname, pol.polcmd, pol.polroles::regrole[],
+                  pg_get_expr(pol.polqual, pol.polrelid), pg_get_expr(pol.polwithcheck, pol.polrelid))
+      FROM rels r JOIN pg_policy pol ON pol.polrelid = r.oid
+    UNION ALL
+    SELECT format('row-security %s %s %s', r.relname, r2.relrowsecurity, r2.relforcerowsecurity)
+      FROM rels r JOIN pg_class r2 ON r2.oid = r.oid WHERE r.relkind IN ('r', 'p')
 ) x
 ORDER BY line;

@@ -12,6 +12,26 @@ pub fn admin_url() -> String {
     })
 }
 
+/// The login role the tests run the `kerai` CLI as: not a superuser, a member of kerai_editor
+/// and kerai_fetcher, as a user who crawls would be (see [`crate::run::command`]).
+pub const CLI_ROLE: &str = "kerai_cli";
+
+/// Make [`CLI_ROLE`] when the cluster lacks it (after CREATE EXTENSION made the group roles).
+pub fn cli_role(c: &mut Client) {
+    c.batch_execute(&format!(
+        "DO $$ BEGIN
+            IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '{CLI_ROLE}') THEN
+                CREATE ROLE {CLI_ROLE} LOGIN;
+            END IF;
+            IF NOT pg_has_role('{CLI_ROLE}', 'kerai_editor', 'MEMBER') OR NOT pg_has_role('{CLI_ROLE}', 'kerai_fetcher', 'MEMBER') THEN
+                GRANT kerai_editor, kerai_fetcher TO {CLI_ROLE};
+            END IF;
+         EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL;
+         END $$"
+    ))
+    .expect("create the CLI's login role");
+}
+
 pub struct TestDb {
     pub name: String,
     pub url: String,
@@ -26,6 +46,7 @@ impl TestDb {
         db.client()
             .batch_execute("CREATE EXTENSION kerai CASCADE")
             .expect("CREATE EXTENSION kerai CASCADE");
+        cli_role(&mut db.client());
         db
     }
 

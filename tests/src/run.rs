@@ -29,10 +29,21 @@ pub fn bin() -> PathBuf {
         .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/debug/kerai"))
 }
 
+/// `database_url` with the CLI's login role ([`crate::db::CLI_ROLE`]) instead of the
+/// superuser the tests administer the cluster as.
+pub fn as_cli_role(database_url: &str) -> String {
+    database_url.replacen(
+        "postgresql://postgres@",
+        &format!("postgresql://{}@", crate::db::CLI_ROLE),
+        1,
+    )
+}
+
+/// The `kerai` command, connected as the CLI's login role (not a superuser).
 pub fn command(database_url: &str, args: &[&str], env: &[(&str, &str)]) -> Command {
     let mut c = Command::new(bin());
     c.args(args)
-        .env("DATABASE_URL", database_url)
+        .env("DATABASE_URL", as_cli_role(database_url))
         .env("KERAI_LAUNCHED_BY", "e2e");
     for (k, v) in env {
         c.env(k, v);

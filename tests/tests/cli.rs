@@ -350,9 +350,12 @@ fn schedules_go_through_pg_cron() {
     let db = TestDb::existing("kerai_cron");
     db.client()
         .batch_execute(
-            "CREATE EXTENSION IF NOT EXISTS pg_cron; CREATE EXTENSION IF NOT EXISTS kerai CASCADE",
+            "CREATE EXTENSION IF NOT EXISTS pg_cron; CREATE EXTENSION IF NOT EXISTS kerai CASCADE;
+             -- pg_cron's own grant: editors may schedule (the job runs as the user who scheduled it)
+             GRANT USAGE ON SCHEMA cron TO kerai_editor",
         )
         .unwrap();
+    kerai_e2e::db::cli_role(&mut db.client());
     db.client()
         .batch_execute("DELETE FROM kerai.targets WHERE name = 'cronsite'")
         .unwrap();

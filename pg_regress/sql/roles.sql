@@ -1,0 +1,45 @@
+-- Roles: the four group roles, what each may do, and refusals that name the role to grant.
+SELECT r.rolname, r.rolcanlogin,
+       array(SELECT g.rolname FROM pg_auth_members m JOIN pg_roles g ON g.oid = m.roleid
+              WHERE m.member = r.oid ORDER BY 1) AS member_of
+  FROM pg_roles r WHERE r.rolname IN ('kerai_reader', 'kerai_editor', 'kerai_fetcher', 'kerai_admin') ORDER BY 1;
+
+-- Table privileges of each role on a few tables (r = SELECT, a = INSERT, w = UPDATE, d = DELETE).
+SELECT t AS "table",
+       concat_ws('', CASE WHEN has_table_privilege(role, 'kerai.' || t, 'SELECT') THEN 'r' END,
+                     CASE WHEN has_table_privilege(role, 'kerai.' || t, 'INSERT') THEN 'a' END,
+                     CASE WHEN has_table_privilege(role, 'kerai.' || t, 'UPDATE') THEN 'w' END,
+                     CASE WHEN has_table_privilege(role, 'kerai.' || t, 'DELETE') THEN 'd' END) AS privileges,
+       role
+  FROM unnest(ARRAY['targets', 'nodes', 'chunks', 'settings', 'ai_requests']) t,
+       unnest(ARRAY['kerai_reader', 'kerai_editor', 'kerai_fetcher', 'kerai_admin']) role
+ ORDER BY 1, 3;
+
+-- Nothing for PUBLIC.
+SELECT has_schema_privilege('public', 'kerai', 'USAGE') AS public_schema_usage,
+       has_function_privilege('public', 'kerai.search(text, integer, jsonb)', 'EXECUTE') AS public_search;
+
+-- SECURITY DEFINER only where the owner is needed, each with a pinned search_path.
+SELECT p.oid::regprocedure AS function, p.proconfig AS settings
+  FROM pg_proc p WHERE p.pronamespace = 'kerai'::regnamespace AND p.prosecdef ORDER BY 1;
+
+SELECT kerai.parse_markdown(E'# Roles\n\nReaders search the corpus.', '{"source_url": "https://example.org/roles"}') IS NOT NULL AS ingested;
+SELECT kerai.chunk_document(id) IS NOT NULL AS chunked FROM kerai.nodes WHERE kind = 'document';
+
+SET ROLE kerai_reader;
+SELECT count(*) AS hits FROM kerai.search('readers', 3, '{"mode": "fts"}');
+SELECT kerai.set_target('site', 'http://127.0.0.1:9/');
+DELETE FROM kerai.chunks;
+RESET ROLE;
+
+SET ROLE kerai_editor;
+SELECT (kerai.set_target('site', 'http://127.0.0.1:9/')).name;
+SELECT kerai.set_setting('answer_passages', '3');
+SELECT kerai.configure_chat('http://127.0.0.1:9/v1', 'chat-model');
+RESET ROLE;
+
+SET ROLE kerai_admin;
+SELECT kerai.set_setting('answer_passages', '3');
+SELECT kerai.set_setting('chat_base_url', '"https://user:secret@api.example/v1"');
+SELECT kerai.reset_setting('answer_passages');
+RESET ROLE;

@@ -1,0 +1,12 @@
+-- Backfill of the 0.2.0 -> 0.3.0 upgrade, run last: monthly partitions made at 0.2.0 are kept
+-- in dumps from now on, like the ones kerai.partition_by_month makes at 0.3.0.
+DO $$
+DECLARE
+    part regclass;
+BEGIN
+    FOR part IN SELECT i.inhrelid::regclass FROM pg_inherits i JOIN pg_class p ON p.oid = i.inhparent
+                 WHERE p.relnamespace = 'kerai'::regnamespace AND p.relkind = 'p' LOOP
+        PERFORM kerai._keep_in_dumps(part);
+    END LOOP;
+END
+$$;
