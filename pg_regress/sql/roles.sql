@@ -21,19 +21,19 @@ SELECT has_schema_privilege('public', 'kerai', 'USAGE') AS public_schema_usage,
 
 -- SECURITY DEFINER only where the owner is needed, each with a pinned search_path.
 SELECT p.oid::regprocedure AS function, p.proconfig AS settings
-  FROM pg_proc p WHERE p.pronamespace = 'kerai'::regnamespace AND p.prosecdef ORDER BY 1;
+  FROM pg_proc p WHERE p.pronamespace = 'kerai'::regnamespace AND p.prosecdef ORDER BY p.proname;
 
 SELECT kerai.parse_markdown(E'# Roles\n\nReaders search the corpus.', '{"source_url": "https://example.org/roles"}') IS NOT NULL AS ingested;
 SELECT kerai.chunk_document(id) IS NOT NULL AS chunked FROM kerai.nodes WHERE kind = 'document';
 
 SET ROLE kerai_reader;
 SELECT count(*) AS hits FROM kerai.search('readers', 3, '{"mode": "fts"}');
-SELECT kerai.set_target('site', 'http://127.0.0.1:9/');
+SELECT kerai.set_target('roles_demo', 'http://127.0.0.1:9/');
 DELETE FROM kerai.chunks;
 RESET ROLE;
 
 SET ROLE kerai_editor;
-SELECT (kerai.set_target('site', 'http://127.0.0.1:9/')).name;
+SELECT (kerai.set_target('roles_demo', 'http://127.0.0.1:9/')).name;
 SELECT kerai.set_setting('answer_passages', '3');
 SELECT kerai.configure_chat('http://127.0.0.1:9/v1', 'chat-model');
 RESET ROLE;
@@ -43,3 +43,7 @@ SELECT kerai.set_setting('answer_passages', '3');
 SELECT kerai.set_setting('chat_base_url', '"https://user:secret@api.example/v1"');
 SELECT kerai.reset_setting('answer_passages');
 RESET ROLE;
+
+-- Leave nothing behind for the files that follow.
+DELETE FROM kerai.targets WHERE name = 'roles_demo';
+DELETE FROM kerai.nodes WHERE document_id = (SELECT id FROM kerai.nodes WHERE kind = 'document' AND metadata->>'source_url' = 'https://example.org/roles');

@@ -18,11 +18,11 @@ fn cli_reads_the_installed_extension() {
 
 #[test]
 fn cli_names_an_unreachable_database_and_exits_2() {
-    let out = kerai("postgresql://postgres@127.0.0.1:1/nowhere", &["status"]);
+    let out = kerai("postgresql://nobody@127.0.0.1:1/nowhere", &["status"]);
     assert_eq!(out.code, 2);
     assert!(
         out.stderr
-            .contains("cannot connect to the database postgresql://postgres@127.0.0.1:1/nowhere"),
+            .contains("cannot connect to the database postgresql://nobody@127.0.0.1:1/nowhere"),
         "{}",
         out.stderr
     );
