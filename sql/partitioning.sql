@@ -132,6 +132,9 @@ DECLARE
     trg text[];
     fks_out text[];
     views text[];
+    policies text[];
+    policy_drops text[];
+    rls boolean;
     view_names text[];
     funcs text[];
     func_sigs text[];
@@ -178,6 +181,30 @@ BEGIN
       FROM pg_proc f WHERE f.oid IN (
            SELECT dp.objid FROM pg_depend dp
             WHERE dp.classid = 'pg_proc'::regclass AND dp.refobjid = (SELECT reltype FROM pg_class WHERE oid = rel));
+    -- Row-level security: the table's own policies, and policies of other tables that read
+    -- it (dropped now, made again on the new table).
+    SELECT c.relrowsecurity INTO rls FROM pg_class c WHERE c.oid = rel;
+    SELECT array_agg(format('CREATE POLICY %I ON %I.%I AS %s FOR %s TO %s%s%s', p.policyname, p.schemaname, p.tablename,
+                            p.permissive, p.cmd,
+                            array_to_string(ARRAY(SELECT CASE WHEN pr.role = 'public' THEN 'public' ELSE quote_ident(pr.role) END
+                                                    FROM unnest(p.roles) AS pr(role)), ', '),
+                            ' USING (' || p.qual || ')', ' WITH CHECK (' || p.with_check || ')')),
+           array_agg(format('DROP POLICY %I ON %I.%I', p.policyname, p.schemaname, p.tablename))
+             FILTER (WHERE pol.polrelid <> rel)
+      INTO policies, policy_drops
+      FROM pg_policy pol
+      JOIN pg_class pc ON pc.oid = pol.polrelid
+      JOIN pg_policies p ON p.schemaname = pc.relnamespace::regnamespace::text AND p.tablename = pc.relname
+                        AND p.policyname = pol.polname
+     WHERE pol.polrelid = rel
+        OR pol.oid IN (SELECT dp.objid FROM pg_depend dp
+                        WHERE dp.classid = 'pg_policy'::regclass AND dp.refclassid = 'pg_class'::regclass
+                          AND dp.refobjid = rel);
+    IF policy_drops IS NOT NULL THEN
+        FOREACH d IN ARRAY policy_drops LOOP
+            EXECUTE d;
+        END LOOP;
+    END IF;
     IF views IS NOT NULL THEN
         FOREACH d IN ARRAY view_names LOOP
             EXECUTE format('ALTER EXTENSION kerai DROP VIEW %s', d);
@@ -268,6 +295,14 @@ BEGIN
         END LOOP;
     END IF;
     -- The rebuilt table, views and functions get the roles' grants again.
+    IF rls THEN
+        EXECUTE format('ALTER TABLE kerai.%I ENABLE ROW LEVEL SECURITY', table_name);
+    END IF;
+    IF policies IS NOT NULL THEN
+        FOREACH d IN ARRAY policies LOOP
+            EXECUTE d;
+        END LOOP;
+    END IF;
     PERFORM kerai._grant_roles();
     RETURN jsonb_build_object('table', table_name, 'partitioned_on', col, 'rows_moved', moved,
         'partitions', (SELECT count(*) FROM pg_inherits i WHERE i.inhparent = format('kerai.%I', table_name)::regclass),

@@ -58,11 +58,18 @@ BEGIN
         IF f::oid IN ('kerai._create_embedding_index(text, integer)'::regprocedure,
                       'kerai._partition_by_month(text, integer)'::regprocedure,
                       'kerai._month_partition(text, date)'::regprocedure,
-                      'kerai._keep_in_dumps(regclass)'::regprocedure) THEN
+                      'kerai._keep_in_dumps(regclass)'::regprocedure,
+                      'kerai._grant_kerai_role(text, text)'::regprocedure) THEN
             EXECUTE format('GRANT EXECUTE ON FUNCTION %s TO kerai_admin', f);
         ELSE
             EXECUTE format('GRANT EXECUTE ON FUNCTION %s TO %s', f, all_roles);
         END IF;
+    END LOOP;
+
+    -- Views check row-level security as the role that reads them (sql/users.sql).
+    FOR t IN SELECT c.relname FROM pg_class c
+              WHERE c.relnamespace = 'kerai'::regnamespace AND c.relkind = 'v' LOOP
+        EXECUTE format('ALTER VIEW kerai.%I SET (security_invoker = true)', t);
     END LOOP;
 
     -- Readers: the corpus, the crawl history, the dashboards; asking writes the AI log.

@@ -118,6 +118,7 @@ extension_sql_file!(
     name = "dump",
     requires = ["partitioning"]
 );
+extension_sql_file!("../sql/users.sql", name = "users", requires = ["dump"]);
 // Last of all: the grants cover every function and table above.
 extension_sql_file!("../sql/roles.sql", name = "roles", finalize);
 

@@ -44,6 +44,27 @@ SELECT kerai.set_setting('chat_base_url', '"https://user:secret@api.example/v1"'
 SELECT kerai.reset_setting('answer_passages');
 RESET ROLE;
 
+-- Users own their targets; row-level security shows each user their own and the shared ones.
+CREATE ROLE regress_alice;
+CREATE ROLE regress_bob;
+SELECT kerai.add_user('Alice@Example.org', 'regress_alice', 'editor') IS NOT NULL AS added;
+SELECT kerai.add_user('bob@example.org', 'regress_bob', 'editor') IS NOT NULL AS added;
+SELECT kerai.add_user('carol@example.org', 'regress_nobody', 'editor');
+SELECT kerai.add_user('dan@example.org', 'regress_bob', 'owner');
+SELECT email, role_name, role FROM kerai.users ORDER BY email;
+SET ROLE regress_alice;
+SELECT (kerai.set_target('alice_wiki', 'https://alice.example/')).name;
+SELECT email FROM kerai.users;
+SET ROLE regress_bob;
+SELECT (kerai.set_target('bob_wiki', 'https://bob.example/')).name;
+SELECT name FROM kerai.targets ORDER BY name;
+RESET ROLE;
+SELECT t.name, u.email AS owner FROM kerai.targets t LEFT JOIN kerai.users u ON u.id = t.owner_id ORDER BY t.name;
+
 -- Leave nothing behind for the files that follow.
+DELETE FROM kerai.targets WHERE name IN ('alice_wiki', 'bob_wiki');
+DELETE FROM kerai.users WHERE role_name IN ('regress_alice', 'regress_bob');
+DROP ROLE regress_alice;
+DROP ROLE regress_bob;
 DELETE FROM kerai.targets WHERE name = 'roles_demo';
 DELETE FROM kerai.nodes WHERE document_id = (SELECT id FROM kerai.nodes WHERE kind = 'document' AND metadata->>'source_url' = 'https://example.org/roles');

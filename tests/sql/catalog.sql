@@ -63,6 +63,9 @@ SELECT line FROM (
                   pg_get_expr(pol.polqual, pol.polrelid), pg_get_expr(pol.polwithcheck, pol.polrelid))
       FROM rels r JOIN pg_policy pol ON pol.polrelid = r.oid
     UNION ALL
+    SELECT format('options %s %s', r.relname, r2.reloptions)
+      FROM rels r JOIN pg_class r2 ON r2.oid = r.oid WHERE r2.reloptions IS NOT NULL
+    UNION ALL
     SELECT format('row-security %s %s %s', r.relname, r2.relrowsecurity, r2.relforcerowsecurity)
       FROM rels r JOIN pg_class r2 ON r2.oid = r.oid WHERE r.relkind IN ('r', 'p')
 ) x

@@ -208,3 +208,189 @@ fn the_cli_runs_as_a_login_that_is_not_a_superuser() {
     };
     assert_eq!(who, format!("{} false", kerai_e2e::db::CLI_ROLE));
 }
+
+/// Users (seed 001) and row-level security: a user sees their own targets and what was crawled
+/// for them, plus what is shared; never another user's, through tables, views, search or
+/// answers. Admins see everything.
+#[test]
+fn users_see_their_own_crawls_and_questions_and_the_shared_corpus() {
+    let db = TestDb::new("roles_rls");
+    let mut logins = Logins::new();
+    let alice = logins.login(&db, "kerai_t_alice", &[]);
+    let bob = logins.login(&db, "kerai_t_bob", &[]);
+    let admin = logins.login(&db, "kerai_t_boss", &["kerai_admin"]);
+    let pid = std::process::id();
+    let mut a_admin = connect(&admin);
+    for (who, role) in [("alice", "editor"), ("bob", "editor")] {
+        a_admin
+            .execute(
+                "SELECT kerai.add_user($1, $2, $3)",
+                &[
+                    &format!("{who}@example.org"),
+                    &format!("kerai_t_{who}_{pid}"),
+                    &role,
+                ],
+            )
+            .unwrap();
+    }
+    // Each creates a target; their crawls' pages, versions, chunks and logs are written by the
+    // fetcher (here the superuser stands in for it).
+    let mut a = connect(&alice);
+    let mut b = connect(&bob);
+    a.batch_execute("SELECT kerai.set_target('alice-wiki', 'https://alice.example/')")
+        .unwrap();
+    b.batch_execute("SELECT kerai.set_target('bob-wiki', 'https://bob.example/')")
+        .unwrap();
+    let mut su = db.client();
+    for (target, word) in [("alice-wiki", "aardvark"), ("bob-wiki", "bobolink")] {
+        let t = format!("(SELECT id FROM kerai.targets WHERE name = '{target}')");
+        su.batch_execute(&format!(
+            "SELECT kerai._job_log(kerai.enqueue_job('{target}'), 'info', 'PAGE_NEW', 'fetched {word}', 'https://{target}.example/p');
+             INSERT INTO kerai.pages (target_id, url, url_hash) VALUES ({t}, 'https://{target}.example/p', md5('{target}'));
+             SELECT kerai.chunk_document(kerai.parse_markdown(E'# {word}\\n\\nThe {word} is the subject of this page.\\n',
+                                                              '{{\"source_url\": \"https://{target}.example/p\"}}'));
+             UPDATE kerai.chunks SET target_id = {t} WHERE target_id IS NULL;"
+        ))
+        .unwrap_or_else(|e| panic!("{target}: {e:?}"));
+    }
+    // A shared document (the corpus grown along citations has no target).
+    su.batch_execute(
+        "SELECT kerai.chunk_document(kerai.parse_markdown(E'# Commons\\n\\nThe aardvark and the bobolink share this commons page.\\n',
+                                                          '{\"source_url\": \"https://commons.example/c\"}'))",
+    )
+    .unwrap();
+    let count = |c: &mut Client, sql: &str| -> i64 {
+        c.query_one(sql, &[])
+            .unwrap_or_else(|e| panic!("{sql}: {e:?}"))
+            .get(0)
+    };
+    for (c, own, other) in [
+        (&mut a, "alice-wiki", "bob-wiki"),
+        (&mut b, "bob-wiki", "alice-wiki"),
+    ] {
+        let seen: Vec<String> = c
+            .query("SELECT name FROM kerai.targets ORDER BY name", &[])
+            .unwrap()
+            .iter()
+            .map(|r| r.get(0))
+            .collect();
+        assert_eq!(seen, vec![own.to_string()], "targets");
+        let q = |t: &str| format!("(SELECT id FROM kerai.targets WHERE name = '{t}')");
+        assert_eq!(
+            count(
+                c,
+                &format!(
+                    "SELECT count(*) FROM kerai.pages WHERE target_id = {}",
+                    q(other)
+                )
+            ),
+            0
+        );
+        assert_eq!(count(c, "SELECT count(*) FROM kerai.pages"), 1, "own pages");
+        assert_eq!(
+            count(c, "SELECT count(*) FROM kerai.scrape_jobs"),
+            1,
+            "own jobs"
+        );
+        assert_eq!(
+            count(c, "SELECT count(*) FROM kerai.job_logs"),
+            1,
+            "own logs"
+        );
+        assert_eq!(
+            count(c, "SELECT count(*) FROM kerai.job_summary"),
+            1,
+            "views check as the caller"
+        );
+        // Own chunks and the shared ones; never the other's, even searched for by name.
+        assert_eq!(
+            count(c, "SELECT count(*) FROM kerai.chunks"),
+            2,
+            "own and shared chunks"
+        );
+        let other_word = if own == "alice-wiki" {
+            "bobolink"
+        } else {
+            "aardvark"
+        };
+        let own_word = if own == "alice-wiki" {
+            "aardvark"
+        } else {
+            "bobolink"
+        };
+        let hits: Vec<String> = c
+            .query(
+                &format!(
+                    "SELECT url FROM kerai.search('{other_word}', 10, '{{\"mode\": \"fts\"}}')"
+                ),
+                &[],
+            )
+            .unwrap()
+            .iter()
+            .map(|r| r.get::<_, Option<String>>(0).unwrap_or_default())
+            .collect();
+        assert_eq!(
+            hits,
+            vec!["https://commons.example/c".to_string()],
+            "search of the other's word"
+        );
+        let own_hits = count(
+            c,
+            &format!(
+                "SELECT count(*) FROM kerai.search('{own_word}', 10, '{{\"mode\": \"fts\"}}')"
+            ),
+        );
+        assert_eq!(own_hits, 2, "own page and the commons");
+        let answer: String = c
+            .query_one(
+                &format!("SELECT kerai.answer('What is the {other_word}?')::text"),
+                &[],
+            )
+            .unwrap()
+            .get(0);
+        assert!(
+            !answer.contains(&format!("{other}.example")),
+            "an answer cited the other user's page: {answer}"
+        );
+        assert_eq!(
+            count(c, "SELECT count(*) FROM kerai.ai_requests"),
+            1,
+            "own questions only"
+        );
+        assert_eq!(
+            count(c, "SELECT count(*) FROM kerai.answer_citations"),
+            count(c, "SELECT count(*) FROM kerai.citations")
+        );
+        // Writing into the other's target is refused by the policy.
+        let err = c
+            .batch_execute(&format!(
+                "UPDATE kerai.targets SET is_active = false WHERE name = '{other}'"
+            ))
+            .map(|_| ());
+        assert!(err.is_ok());
+        assert_eq!(
+            count(
+                &mut db.client(),
+                &format!("SELECT count(*) FROM kerai.targets WHERE name = '{other}' AND is_active")
+            ),
+            1
+        );
+    }
+    // Admins see everyone's.
+    assert_eq!(count(&mut a_admin, "SELECT count(*) FROM kerai.targets"), 2);
+    assert_eq!(
+        count(&mut a_admin, "SELECT count(*) FROM kerai.ai_requests"),
+        2
+    );
+    assert_eq!(count(&mut a_admin, "SELECT count(*) FROM kerai.users"), 2);
+    // Users see their own user row only.
+    assert_eq!(count(&mut a, "SELECT count(*) FROM kerai.users"), 1);
+    // The owner columns say who: targets, jobs and questions reference their user.
+    let owners: i64 = db.one(
+        "SELECT count(*) FROM kerai.targets t JOIN kerai.users u ON u.id = t.owner_id
+          WHERE u.email IN ('alice@example.org', 'bob@example.org')",
+    );
+    assert_eq!(owners, 2);
+    let askers: i64 = db.one("SELECT count(DISTINCT user_id) FROM kerai.ai_requests");
+    assert_eq!(askers, 2);
+}
