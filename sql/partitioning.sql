@@ -41,7 +41,8 @@ CREATE TABLE kerai.partition_references (
 
 -- Keep a table made at run time (a monthly partition) in dumps, as pg_extension_config_dump
 -- does for the tables of the install script (Postgres lets that function run only there).
--- Partitioning needs a superuser already; this writes kerai's own row of pg_extension.
+-- It writes kerai's own row of pg_extension, so only the owner's functions that partition
+-- (SECURITY DEFINER, for kerai_admin) call it.
 CREATE FUNCTION kerai._keep_in_dumps(rel regclass) RETURNS void
 LANGUAGE sql SET search_path = pg_catalog, pg_temp AS $$
     UPDATE pg_catalog.pg_extension

@@ -29,14 +29,19 @@ pub fn bin() -> PathBuf {
         .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/debug/kerai"))
 }
 
-/// `database_url` with the CLI's login role ([`crate::db::CLI_ROLE`]) instead of the
-/// superuser the tests administer the cluster as.
-pub fn as_cli_role(database_url: &str) -> String {
+/// `database_url` with login `role` instead of the superuser the tests administer the
+/// cluster as.
+pub fn as_role(database_url: &str, role: &str) -> String {
     database_url.replacen(
         "postgresql://postgres@",
-        &format!("postgresql://{}@", crate::db::CLI_ROLE),
+        &format!("postgresql://{role}@"),
         1,
     )
+}
+
+/// `database_url` with the CLI's login role ([`crate::db::CLI_ROLE`]).
+pub fn as_cli_role(database_url: &str) -> String {
+    as_role(database_url, crate::db::CLI_ROLE)
 }
 
 /// The `kerai` command, connected as the CLI's login role (not a superuser).

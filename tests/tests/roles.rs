@@ -35,11 +35,7 @@ impl Logins {
                 .unwrap();
         }
         self.names.push(name.clone());
-        db.url.replacen(
-            "postgresql://postgres@",
-            &format!("postgresql://{name}@"),
-            1,
-        )
+        kerai_e2e::run::as_role(&db.url, &name)
     }
 }
 
