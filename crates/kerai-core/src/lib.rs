@@ -14,6 +14,7 @@ pub mod error;
 pub mod facts;
 pub mod html;
 pub mod interrupt;
+pub mod keys;
 pub mod markdown;
 pub mod names;
 pub mod openai;

@@ -1,11 +1,15 @@
 //! `kerai`: the fetcher and command-line tool of the kerai extension.
 
 mod ai;
+mod args;
 mod cli;
+#[cfg(test)]
+mod cli_reference;
 mod commands;
 mod db;
 mod exit;
 mod http;
+mod jobs;
 mod output;
 mod render;
 mod resolve;
@@ -15,7 +19,7 @@ mod target;
 use clap::Parser;
 
 fn main() {
-    let cli = cli::Cli::parse();
+    let cli = args::Cli::parse();
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

@@ -2,6 +2,13 @@
 
 use chrono::{DateTime, SecondsFormat, Utc};
 
+/// `--format`: a table for people, or JSON for programs.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    Table,
+    Json,
+}
+
 /// An aligned text table. Numbers are right-aligned.
 pub struct Table {
     header: Vec<String>,

@@ -17,7 +17,7 @@ use super::words::{
     is_stopword,
 };
 use super::{CitationKind, Found};
-use crate::references::author_year_key;
+use crate::keys::author_year_key;
 
 /// Longest bracketed group considered, in bytes.
 const MAX_GROUP: usize = 1500;

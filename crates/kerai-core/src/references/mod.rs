@@ -21,7 +21,6 @@
 //! title to the first volume/pages/year; `Place: Publisher` is read from the rest.
 
 mod fields;
-mod fold;
 mod names;
 mod split;
 mod title;
@@ -31,7 +30,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 use serde::Serialize;
 
-pub use fold::{author_year_key, fold_diacritics, normalize_title};
+pub use crate::keys::{author_year_key, fold_diacritics, normalize_title};
 pub use split::split_bibliography;
 
 use crate::citations::{identifier_spans, CitationKind};

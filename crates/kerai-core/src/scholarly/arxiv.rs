@@ -22,7 +22,8 @@ use super::error::ScholarlyError;
 use super::ids::{normalize_arxiv_id, normalize_doi};
 use super::json::{excerpt, plain_text_error};
 use super::matching::CitedWork;
-use super::services::{Service, Services};
+use super::service::Service;
+use super::services::Services;
 use super::text::{alnum_words, collapse_ws, non_empty};
 use super::work::{Author, OaLocation, SearchHits, Work, SUBMITTED_VERSION};
 

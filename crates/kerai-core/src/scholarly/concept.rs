@@ -20,7 +20,8 @@ use super::encode::build_url;
 use super::error::ScholarlyError;
 use super::json::{error_field, parse_body, text};
 use super::license::license_family;
-use super::services::{Service, Services};
+use super::service::Service;
+use super::services::Services;
 use super::work::{OaLocation, Work};
 
 const S: Service = Service::Concept;

@@ -26,7 +26,8 @@ use super::ids::doi_key;
 use super::json::{first_text, parse_body, text, year};
 use super::license::license_family;
 use super::matching::CitedWork;
-use super::services::{Service, Services};
+use super::service::Service;
+use super::services::Services;
 use super::text::strip_markup;
 use super::work::{Author, OaLocation, SearchHits, Work, ACCEPTED_VERSION, PUBLISHED_VERSION};
 

@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use super::services::Service;
+use super::service::Service;
 use crate::error::{ErrorKind, ResourceError};
 
 /// The kind of failure, from the body the service sent.

@@ -21,7 +21,8 @@ use super::error::ScholarlyError;
 use super::json::{error_field, first_text, flag, parse_body, text, texts, year};
 use super::license::license_family;
 use super::matching::CitedWork;
-use super::services::{Service, Services};
+use super::service::Service;
+use super::services::Services;
 use super::text::alnum_words;
 use super::work::{Author, OaLocation, SearchHits, Work, PUBLISHED_VERSION};
 

@@ -3,7 +3,7 @@
 use serde_json::Value;
 
 use super::error::ScholarlyError;
-use super::services::Service;
+use super::service::Service;
 use super::text::non_empty;
 
 /// The body as JSON. Plain-text bodies the services send instead of JSON are recognised:

@@ -35,6 +35,7 @@ pub mod license;
 pub mod matching;
 pub mod open_copy;
 pub mod semantic_scholar;
+pub mod service;
 pub mod services;
 pub mod text;
 pub mod trigram;
@@ -64,7 +65,8 @@ pub use semantic_scholar::{
     parse_s2_paper, parse_s2_search, s2_paper_by_arxiv_url, s2_paper_by_doi_url, s2_query,
     s2_search_url, S2_FIELDS,
 };
-pub use services::{Endpoint, RateLimit, Service, Services};
+pub use service::Service;
+pub use services::{Endpoint, RateLimit, Services};
 pub use trigram::{trigram_similarity, trigrams};
 pub use unpaywall::{parse_unpaywall, unpaywall_url};
 pub use work::{

@@ -22,7 +22,8 @@ use super::ids::{doi_key, normalize_arxiv_id};
 use super::json::{error_field, parse_body, text, year};
 use super::license::license_family;
 use super::matching::CitedWork;
-use super::services::{Service, Services};
+use super::service::Service;
+use super::services::Services;
 use super::text::{alnum_words, strip_markup};
 use super::work::{Author, OaLocation, SearchHits, Work, PUBLISHED_VERSION};
 

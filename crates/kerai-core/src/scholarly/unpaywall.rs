@@ -13,7 +13,8 @@ use super::error::{ScholarlyError, ScholarlyErrorKind};
 use super::ids::doi_key;
 use super::json::{parse_body, text, year};
 use super::license::license_family;
-use super::services::{Service, Services};
+use super::service::Service;
+use super::services::Services;
 use super::work::{Author, OaLocation, Work};
 
 const S: Service = Service::Unpaywall;

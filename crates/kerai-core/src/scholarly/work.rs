@@ -1,6 +1,6 @@
 //! A scholarly work as the services describe it, in one shape whatever the service.
 
-use super::services::Service;
+use super::service::Service;
 use crate::names::family_key;
 
 /// One author. The family name is what citations use ("Friston 2010"), so it is kept apart.

@@ -5,6 +5,7 @@
 
 pub mod client;
 pub mod embedder;
+pub mod query;
 pub mod work;
 
 pub use client::Endpoint;

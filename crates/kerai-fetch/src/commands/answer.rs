@@ -3,9 +3,9 @@
 //! asks the model (with the key from its own environment) and records the exchange through
 //! `kerai._record_answer`; otherwise `kerai.answer` answers extractively.
 
+use crate::ai::query::{filters_of, snippet, with_query_embedding};
 use crate::ai::Endpoint;
-use crate::cli::AnswerArgs;
-use crate::commands::search::{filters_of, snippet, with_query_embedding};
+use crate::args::AnswerArgs;
 use crate::db;
 use crate::exit::{Code, Failure};
 use crate::output::print_json;

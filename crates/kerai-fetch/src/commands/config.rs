@@ -1,9 +1,9 @@
 //! `kerai config set|get|test` and `kerai targets`.
 
-use crate::cli::{ConfigCommand, ConfigFormat, Format};
-use crate::commands::run::{dry_run, dry_run_scope, launched_by_default};
+use crate::args::{ConfigCommand, ConfigFormat, Format};
 use crate::db;
 use crate::exit::{Code, Failure};
+use crate::jobs::{dry_run, dry_run_scope, launched_by_default};
 use crate::output::{print_json, Table};
 use crate::target::store::{self, StoredTarget};
 use crate::target::toml_file::{self, FileTarget};

@@ -4,11 +4,11 @@
 //! claims is resolved at once; it stops gracefully on SIGTERM / Ctrl-C (the item in hand is
 //! finished), and reconnects when the database restarts.
 
-use crate::cli::CrawlArgs;
-use crate::commands::run::{lease_seconds, worker_name};
+use crate::args::CrawlArgs;
 use crate::db;
 use crate::exit::{Code, Failure};
 use crate::http::{Http, HttpSettings};
+use crate::jobs::{lease_seconds, worker_name};
 use crate::resolve::{self, Ctx, Known, Outcome, Pacer, Policy, Scholar};
 use futures_util::StreamExt;
 use serde_json::{json, Value};

@@ -2,10 +2,10 @@
 //! then (with `llm_claims` on and a chat endpoint configured) ask for their claims.
 
 use crate::ai::work;
-use crate::cli::EmbedArgs;
-use crate::commands::run::worker_name;
+use crate::args::EmbedArgs;
 use crate::db;
 use crate::exit::{Code, Failure};
+use crate::jobs::worker_name;
 use crate::output::print_json;
 use serde_json::json;
 

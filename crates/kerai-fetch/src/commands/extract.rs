@@ -1,6 +1,6 @@
 //! `kerai extract FILE…`: the extraction layer on local files, for people and benchmarks.
 
-use crate::cli::{ExtractArgs, ExtractFormat};
+use crate::args::{ExtractArgs, ExtractFormat};
 use crate::exit::{Code, Failure};
 use kerai_core::convert::{self, Limits, SourceType};
 use kerai_core::{crawl::charset, html, tokens, ResourceError};

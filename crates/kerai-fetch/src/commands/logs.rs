@@ -1,6 +1,6 @@
 //! `kerai logs`: structured job logs, filtered by level, time, target or job.
 
-use crate::cli::{Format, Level, LogsArgs};
+use crate::args::{Format, Level, LogsArgs};
 use crate::db;
 use crate::exit::{Code, Failure};
 use crate::output::{iso, parse_iso, print_json};

@@ -1,8 +1,8 @@
 //! `kerai report`: what a job found, per document type, with totals.
 
-use crate::cli::{Format, ReportArgs};
+use crate::args::{Format, ReportArgs};
 use crate::exit::{Code, Failure};
-use crate::output::{iso, print_json, Table};
+use crate::output::{iso, print_json};
 use crate::{db, target};
 use serde_json::{json, Value};
 
@@ -61,78 +61,7 @@ pub async fn run(url: &str, args: ReportArgs) -> Result<Code, Failure> {
     });
     match args.format {
         Format::Json => print_json(&report),
-        Format::Table => print!("{}", render(&report)),
+        Format::Table => print!("{}", crate::jobs::render_report(&report)),
     }
     Ok(Code::Success)
-}
-
-/// The report as people read it.
-pub fn render(r: &Value) -> String {
-    let m = &r["metrics"];
-    let n = |k: &str| m[k].as_i64().unwrap_or(0);
-    let mut out = format!(
-        "job {}  target {}  {} ({})  config v{}  launched by {}\nstarted {}  finished {}  duration {} s  throughput {} items/min\n\n",
-        r["job"].as_str().unwrap_or("?"),
-        r["target"].as_str().unwrap_or("?"),
-        r["status"].as_str().unwrap_or("?"),
-        r["mode"].as_str().unwrap_or("?"),
-        r["config_version"],
-        r["launched_by"].as_str().unwrap_or("?"),
-        r["started_at"].as_str().unwrap_or("-"),
-        r["finished_at"].as_str().unwrap_or("-"),
-        m["duration_sec"],
-        m["throughput_items_per_min"],
-    );
-    let mut t = Table::new(&[
-        "type",
-        "new",
-        "updated",
-        "unchanged",
-        "errors",
-        "skipped",
-        "total",
-    ]);
-    let mut types: Vec<(&String, &Value)> = m["subtotals"]
-        .as_object()
-        .map(|o| o.iter().collect())
-        .unwrap_or_default();
-    types.sort_by_key(|(k, _)| k.as_str());
-    for (ty, c) in types {
-        let v = |k: &str| c[k].as_i64().unwrap_or(0).to_string();
-        t.row(vec![
-            ty.clone(),
-            v("new"),
-            v("updated"),
-            v("unchanged"),
-            v("failed"),
-            v("skipped"),
-            v("total"),
-        ]);
-    }
-    t.row(vec![
-        "total".into(),
-        n("new_count").to_string(),
-        n("updated_count").to_string(),
-        n("unchanged_count").to_string(),
-        n("error_count").to_string(),
-        n("skipped_count").to_string(),
-        (n("new_count")
-            + n("updated_count")
-            + n("unchanged_count")
-            + n("error_count")
-            + n("skipped_count"))
-        .to_string(),
-    ]);
-    out.push_str(&t.render());
-    out.push_str(&format!(
-        "\n\npages crawled {}, documents discovered {}, documents processed {}, warnings {}\n",
-        n("pages_crawled"),
-        n("docs_discovered"),
-        n("docs_processed"),
-        n("warning_count")
-    ));
-    if let Some(e) = r["error"].as_str() {
-        out.push_str(&format!("error: {e}\n"));
-    }
-    out
 }

@@ -1,8 +1,8 @@
 //! `kerai retry-failures`: crawl again what failed in a recent window.
 
-use crate::cli::{Format, RetryArgs};
-use crate::commands::run::{execute, launched_by_default, Flags};
+use crate::args::{Format, RetryArgs};
 use crate::exit::{Code, Failure};
+use crate::jobs::{execute, launched_by_default, Flags};
 use crate::output::print_json;
 use crate::target::size::parse_duration;
 use crate::{db, target};

@@ -1,24 +1,14 @@
 //! `kerai schedule set|get|remove`: crawls scheduled with pg_cron. The cron job queues a job
 //! (kerai.enqueue_job); a running `kerai worker` runs it.
 
-use crate::cli::{Format, ScheduleCommand};
+use crate::args::{Format, ScheduleCommand};
 use crate::exit::{Code, Failure};
 use crate::output::{iso, print_json, Table};
+use crate::target::schedule::{job_name, next_run, schedules, Schedule};
 use crate::{db, target};
-use chrono::{DateTime, Utc};
 use kerai_core::crawl::cron;
 use serde_json::{json, Value};
 use tokio_postgres::Client;
-
-pub struct Schedule {
-    pub target: String,
-    pub cron: String,
-    pub next_run: Option<DateTime<Utc>>,
-}
-
-fn job_name(target: &str) -> String {
-    format!("kerai:{target}")
-}
 
 pub async fn run(url: &str, cmd: ScheduleCommand) -> Result<Code, Failure> {
     let client = db::connect(url).await?;
@@ -133,34 +123,6 @@ async fn require_pg_cron(client: &Client) -> Result<(), Failure> {
     Err(Failure::critical(format!("pg_cron is not installed in database {dbname}")).with_hint(format!(
         "run CREATE EXTENSION pg_cron; the server needs shared_preload_libraries = 'pg_cron' and cron.database_name = '{dbname}'"
     )))
-}
-
-/// The kerai schedules pg_cron holds, with their next run (empty when pg_cron is absent).
-pub async fn schedules(client: &Client) -> Result<Vec<Schedule>, Failure> {
-    let rows = client
-        .query(
-            "SELECT substr(jobname, 7), schedule FROM cron.job WHERE jobname LIKE 'kerai:%' ORDER BY jobname",
-            &[],
-        )
-        .await
-        .map_err(|e| Failure::critical(db::message(&e)))?;
-    Ok(rows
-        .iter()
-        .map(|r| {
-            let expr: String = r.get(1);
-            Schedule {
-                target: r.get(0),
-                next_run: next_run(&expr),
-                cron: expr,
-            }
-        })
-        .collect())
-}
-
-fn next_run(expr: &str) -> Option<DateTime<Utc>> {
-    cron::next_runs(expr, Utc::now(), 1)
-        .ok()
-        .and_then(|v| v.into_iter().next())
 }
 
 fn quote(s: &str) -> String {

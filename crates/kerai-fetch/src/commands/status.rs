@@ -1,10 +1,11 @@
 //! `kerai status`: per target the running job with live progress, the last success and the
 //! next scheduled run; and the corpus counters.
 
-use crate::cli::{Format, StatusArgs};
+use crate::args::{Format, StatusArgs};
+use crate::db;
 use crate::exit::{Code, Failure};
 use crate::output::{iso, print_json, Table};
-use crate::{commands::schedule, db};
+use crate::target::schedule;
 use chrono::{DateTime, Utc};
 use serde_json::{json, Value};
 

@@ -2,10 +2,10 @@
 //! polls, so a job queued by pg_cron or another client starts within seconds. After each job
 //! it embeds the chunks the crawl made.
 
-use crate::cli::{Format, WorkerArgs};
-use crate::commands::run::{finish, lease_seconds, report, spec_from_row, worker_name};
+use crate::args::{Format, WorkerArgs};
 use crate::db;
 use crate::exit::{Code, Failure};
+use crate::jobs::{finish, lease_seconds, report, spec_from_row, worker_name};
 use crate::site::runner::{self, RunOptions};
 use futures_util::StreamExt;
 use std::time::Duration;

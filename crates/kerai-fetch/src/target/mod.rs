@@ -2,6 +2,7 @@
 //! editable from the CLI or a TOML file.
 
 pub mod config;
+pub mod schedule;
 pub mod size;
 pub mod store;
 pub mod toml_file;

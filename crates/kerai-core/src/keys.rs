@@ -1,5 +1,6 @@
 //! Diacritic folding and the keys references are matched by: `author_year_key` (dedup of
-//! author-year citations across documents) and `normalize_title` (trigram matching).
+//! author-year citations across documents) and `normalize_title` (trigram matching). Used by
+//! citation detection and reference parsing alike, so it belongs to neither.
 
 use unicode_normalization::UnicodeNormalization;
 
