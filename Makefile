@@ -5,7 +5,7 @@ SHELL := /bin/bash
 KERAI_PGPORT ?= 28815
 export KERAI_PGPORT
 
-.PHONY: help setup demo demo-stop psql dburl test test-unit install fmt lint bench fuzz clean-state
+.PHONY: help setup demo demo-stop psql dburl test test-unit install docs fmt lint bench fuzz clean-state
 
 help: ## list targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -40,6 +40,10 @@ bench: ## speed figures (release builds, generated corpora); KERAI_BENCH_ONLY / 
 
 fuzz: ## run each parser's cargo-fuzz target for a few minutes (FUZZ_SECONDS, default 120); not in CI
 	@scripts/fuzz.sh $${FUZZ_SECONDS:-120}
+
+docs: ## regenerate docs/reference/ (cli.md from the CLI, sql.md from COMMENT ON); make test fails while stale
+	@scripts/setup.sh
+	@scripts/docs.sh
 
 fmt: ## format the code
 	cargo fmt --all

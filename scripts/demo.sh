@@ -79,7 +79,7 @@ say "retrieval: every document is chunked, its chunks embedded (the local all-Mi
 psql "$DATABASE_URL" -X -q -P pager=off -c "select chunks, embedded, pending, failed, entities, claims from kerai.retrieval_overview"
 say "hybrid search (full text + vectors): kerai search 'how does the brain predict its inputs'"
 "$kerai" search "how does the brain predict its inputs" -k 5
-say "an answer with its sources (extractive: no chat model is configured; see README, Search and answer)"
+say "an answer with its sources (extractive: no chat model is configured; see docs/guide.md, Search and answer)"
 "$kerai" answer "What does the good regulator theorem say?" -k 2
 say "claims found without a language model"
 psql "$DATABASE_URL" -X -q -P pager=off -c "select source, left(statement, 70) as statement, round(confidence::numeric, 2) as confidence

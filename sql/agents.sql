@@ -105,6 +105,9 @@ CREATE TABLE kerai.reward_ledger (
     info        jsonb NOT NULL DEFAULT '{}'::jsonb,
     created_at  timestamptz NOT NULL DEFAULT now()
 );
+COMMENT ON TABLE kerai.reward_ledger IS
+    'One row per reward minted (kerai.mint_reward): agent_id, work_type, amount_nkoi (1 Koi = 10^9 nKoi), '
+    'node_id (the node the work was for), info, created_at. kerai.agent_balances sums it per agent.';
 CREATE INDEX reward_ledger_agent_idx ON kerai.reward_ledger (agent_id, created_at);
 
 CREATE FUNCTION kerai.mint_reward(agent text, work_type text, node uuid DEFAULT NULL, info jsonb DEFAULT '{}'::jsonb)
@@ -131,6 +134,9 @@ SELECT a.name, a.kind, coalesce(sum(l.amount_nkoi), 0)::bigint AS balance_nkoi,
        count(l.id) AS rewards, max(l.created_at) AS last_reward_at
 FROM kerai.agents a LEFT JOIN kerai.reward_ledger l ON l.agent_id = a.id
 GROUP BY a.id, a.name, a.kind;
+COMMENT ON VIEW kerai.agent_balances IS
+    'Each agent''s rewards from kerai.reward_ledger: name, kind, balance_nkoi (the sum of amount_nkoi; '
+    '1 Koi = 10^9 nKoi), rewards (how many), last_reward_at.';
 
 CREATE TABLE kerai.perspectives (
     agent_id   uuid NOT NULL REFERENCES kerai.agents (id) ON DELETE CASCADE,

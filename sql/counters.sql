@@ -13,6 +13,9 @@ COMMENT ON TABLE kerai.counter_deltas IS
 
 CREATE VIEW kerai.counters AS
 SELECT name, sum(delta)::bigint AS value FROM kerai.counter_deltas GROUP BY name;
+COMMENT ON VIEW kerai.counters IS
+    'Every corpus counter (name, value), summed from kerai.counter_deltas: nodes, kind:document, '
+    'kind:reference, kind:concept, documents_at_depth:N, `references:<status>`. kerai.counter(name) reads one.';
 
 CREATE FUNCTION kerai.counter(counter_name text) RETURNS bigint
 LANGUAGE sql STABLE PARALLEL SAFE AS $$

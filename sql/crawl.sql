@@ -625,25 +625,39 @@ SELECT kerai.counter('kind:document') AS documents,
        kerai.counter('references:resolved') AS resolved,
        kerai.counter('references:unresolved') AS frontier,
        kerai.counter('nodes') AS total_nodes;
+COMMENT ON VIEW kerai.corpus_overview IS
+    'The corpus at a glance, in constant time from the counters: documents, references, resolved (references '
+    'resolved), frontier (references unresolved), total_nodes.';
 
 CREATE VIEW kerai.documents_by_depth AS
 SELECT split_part(name, ':', 2)::integer AS chain_depth, value AS documents
   FROM kerai.counters WHERE name LIKE 'documents\_at\_depth:%' AND value > 0;
+COMMENT ON VIEW kerai.documents_by_depth IS
+    'Documents per citation-chain depth (chain_depth, documents; seeds are depth 0), from the counters.';
 
 CREATE VIEW kerai.priority_queue AS
 SELECT f.content, f.cite_count AS citations, f.score, f.ref_type, f.ref FROM kerai.frontier(20) f;
+COMMENT ON VIEW kerai.priority_queue IS
+    'The 20 best unresolved references, kerai.frontier(20): content, citations (cite_count), score, ref_type, ref.';
 
 CREATE VIEW kerai.hourly_ingestion AS
 SELECT date_trunc('hour', resolved_at) AS hour, count(*) AS ingested
   FROM kerai.reference_state
  WHERE resolved_at >= date_trunc('hour', now()) - interval '23 hours'
  GROUP BY 1;
+COMMENT ON VIEW kerai.hourly_ingestion IS
+    'References resolved per hour, over the current hour and the 23 before it (hour, ingested), from '
+    'reference_state.resolved_at.';
 
 CREATE VIEW kerai.references AS
 SELECT n.id, n.content, rs.ref_type, rs.status, rs.score, rs.cite_count, rs.chain_depth, rs.chain_root,
        rs.doi, rs.url, rs.arxiv, rs.year, rs.first_author, rs.retries, rs.next_retry_after, rs.last_error,
        rs.resolved_doc, rs.resolved_at, n.metadata, n.created_at
   FROM kerai.reference_state rs JOIN kerai.nodes n ON n.id = rs.node_id;
+COMMENT ON VIEW kerai.references IS
+    'Reference nodes with their crawl state: id, content, ref_type, status, score, cite_count, chain_depth, '
+    'chain_root, doi, url, arxiv, year, first_author, retries, next_retry_after, last_error, resolved_doc, '
+    'resolved_at, metadata, created_at.';
 
 -- ---------------------------------------------------------------- pg_cron
 

@@ -38,6 +38,10 @@ CREATE TABLE kerai.partition_references (
     on_delete     text NOT NULL CHECK (on_delete IN ('cascade', 'set null')),
     PRIMARY KEY (parent_table, child_table, child_column)
 );
+COMMENT ON TABLE kerai.partition_references IS
+    'Foreign keys that pointed at a table before kerai.partition_by_month partitioned it: parent_table, '
+    'child_table, child_column, on_delete (cascade or set null). A delete trigger on the partitioned table '
+    'keeps them.';
 
 -- Keep a table made at run time (a monthly partition) in dumps, as pg_extension_config_dump
 -- does for the tables of the install script (Postgres lets that function run only there).
@@ -140,6 +144,7 @@ DECLARE
     funcs text[];
     func_sigs text[];
     stats text[];
+    comments text[];
     cols text;
     moved bigint;
     first_month date;
@@ -182,6 +187,16 @@ BEGIN
       FROM pg_proc f WHERE f.oid IN (
            SELECT dp.objid FROM pg_depend dp
             WHERE dp.classid = 'pg_proc'::regclass AND dp.refobjid = (SELECT reltype FROM pg_class WHERE oid = rel));
+    -- Their descriptions (COMMENT ON; the table's own, as LIKE copies only the columns').
+    SELECT array_agg(c) INTO comments FROM (
+        SELECT format('COMMENT ON TABLE kerai.%I IS %L', table_name, obj_description(rel, 'pg_class')) AS c
+         WHERE obj_description(rel, 'pg_class') IS NOT NULL
+        UNION ALL
+        SELECT format('COMMENT ON VIEW %s IS %L', v, obj_description(v::regclass, 'pg_class'))
+          FROM unnest(view_names) AS v WHERE obj_description(v::regclass, 'pg_class') IS NOT NULL
+        UNION ALL
+        SELECT format('COMMENT ON FUNCTION %s IS %L', f, obj_description(f::regprocedure, 'pg_proc'))
+          FROM unnest(func_sigs) AS f WHERE obj_description(f::regprocedure, 'pg_proc') IS NOT NULL) AS described;
     -- Row-level security: the table's own policies, and policies of other tables that read
     -- it (dropped now, made again on the new table).
     SELECT c.relrowsecurity INTO rls FROM pg_class c WHERE c.oid = rel;
@@ -293,6 +308,11 @@ BEGIN
         FOR i IN 1..array_length(views, 1) LOOP
             EXECUTE views[i];
             EXECUTE format('ALTER EXTENSION kerai ADD VIEW %s', view_names[i]);
+        END LOOP;
+    END IF;
+    IF comments IS NOT NULL THEN
+        FOREACH d IN ARRAY comments LOOP
+            EXECUTE d;
         END LOOP;
     END IF;
     -- The rebuilt table, views and functions get the roles' grants again.

@@ -6,6 +6,10 @@ CREATE TABLE kerai.reference_states (
     terminal    boolean NOT NULL,
     description text NOT NULL
 );
+COMMENT ON TABLE kerai.reference_states IS
+    'The states of a reference (state, terminal, description): unresolved, searching, found, fetching, '
+    'converting, ingesting, resolved, not_found, skipped, failed; resolved, not_found and skipped are terminal. '
+    'kerai.reference_moves lists the legal moves between them.';
 INSERT INTO kerai.reference_states VALUES
     ('unresolved', false, 'found in a document, not yet looked for'),
     ('searching',  false, 'claimed: the fetcher is looking for an open copy'),
@@ -126,6 +130,9 @@ CREATE TABLE kerai.extraction_queue (
     document_id uuid PRIMARY KEY REFERENCES kerai.nodes (id) ON DELETE CASCADE,
     queued_at   timestamptz NOT NULL DEFAULT now()
 );
+COMMENT ON TABLE kerai.extraction_queue IS
+    'Documents waiting for kerai.extract_references (document_id, queued_at): filled by kerai.parse_markdown, '
+    'worked off by kerai.crawl_cycle (oldest first) or by a direct call of extract_references.';
 
 -- The work queue between kerai.crawl_cycle() (which claims references) and the fetcher
 -- (which finds, fetches and converts them, and deposits markdown for the next cycle).

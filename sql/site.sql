@@ -27,6 +27,10 @@ CREATE TABLE kerai.target_config_versions (
     changed_at timestamptz NOT NULL DEFAULT now(),
     PRIMARY KEY (target_id, version)
 );
+COMMENT ON TABLE kerai.target_config_versions IS
+    'Every version of each target''s base URL and scrape config, one per change made by kerai.set_target: '
+    'target_id, version (the target''s config_version then), base_url, config, changed_by, changed_at. A scrape '
+    'job names the version it ran with.';
 
 -- Create or change a target. A change of base URL or config makes a new config version.
 CREATE FUNCTION kerai.set_target(name text, base_url text, config jsonb DEFAULT '{}'::jsonb,
@@ -192,6 +196,11 @@ CREATE TABLE kerai.job_urls (
     finished_at    timestamptz,
     CONSTRAINT job_urls_once_per_job UNIQUE (job_id, url_hash)
 );
+COMMENT ON TABLE kerai.job_urls IS
+    'The URLs of one crawl job, each once (by url_hash), leased to fetchers in batches: url, host, depth, via '
+    '(seed, sitemap, link, retry, redirect), discovered_from, status (pending, leased, done, failed, skipped), '
+    'outcome (new, updated, unchanged, failed, skipped), attempts, error_kind (a resource error code, '
+    'not_reached or cancelled) and error.';
 CREATE INDEX job_urls_claim_idx ON kerai.job_urls (job_id, id) WHERE status IN ('pending', 'leased');
 
 CREATE TABLE kerai.job_logs (
@@ -694,3 +703,7 @@ SELECT j.id AS job_id, t.name AS target, j.status, j.mode, j.config_version, j.l
        j.scheduled_at, j.started_at, j.finished_at, j.exit_code, j.error,
        CASE WHEN j.status IN ('COMPLETED', 'FAILED', 'CANCELLED') THEN j.metrics ELSE kerai.job_metrics(j.id) END AS metrics
   FROM kerai.scrape_jobs j JOIN kerai.targets t ON t.id = j.target_id;
+COMMENT ON VIEW kerai.job_summary IS
+    'One row per crawl job: job_id, target (its name), status, mode, config_version, launched_by, scheduled_at, '
+    'started_at, finished_at, exit_code, error, metrics (kept for a finished job, computed live by '
+    'kerai.job_metrics for an unfinished one).';

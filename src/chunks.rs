@@ -17,7 +17,7 @@ use std::collections::HashMap;
 /// `strategy` (`section`, `paragraph` or `length`).
 #[pg_extern(immutable, parallel_safe)]
 #[allow(clippy::type_complexity)]
-fn chunk_text(
+pub(crate) fn chunk_text(
     markdown: &str,
     options: default!(JsonB, "'{}'"),
 ) -> TableIterator<
@@ -285,7 +285,7 @@ pub(crate) fn chunk_document(doc: pgrx::Uuid, options: default!(JsonB, "'{}'")) 
 /// `kerai.chunk_id(source_url, chunk_index)`: the deterministic id of a chunk (a name-based
 /// UUID, version 8, of the URL and index), for upserts into stores outside Postgres.
 #[pg_extern(immutable, strict, parallel_safe, name = "chunk_id")]
-fn chunk_id_sql(source_url: &str, chunk_index: i32) -> pgrx::Uuid {
+pub(crate) fn chunk_id_sql(source_url: &str, chunk_index: i32) -> pgrx::Uuid {
     if chunk_index < 0 {
         invalid(
             format!("kerai.chunk_id: chunk_index must be 0 or more, not {chunk_index}"),

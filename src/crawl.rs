@@ -7,7 +7,7 @@ use pgrx::prelude::*;
 /// `robots_txt`, with Google's semantics (RFC 9309 and Google's extensions)? A full
 /// User-Agent header is reduced to its product token (`kerai/0.1 (…)` is matched as `kerai`).
 #[pg_extern(immutable, strict, parallel_safe)]
-fn robots_allowed(robots_txt: &str, user_agent: &str, url: &str) -> bool {
+pub(crate) fn robots_allowed(robots_txt: &str, user_agent: &str, url: &str) -> bool {
     robots::allowed(robots_txt, robots::product_token(user_agent), url)
 }
 
@@ -15,13 +15,13 @@ fn robots_allowed(robots_txt: &str, user_agent: &str, url: &str) -> bool {
 /// port, no fragment, dot segments resolved, sorted query, tracking parameters removed).
 /// NULL for what is not an absolute http(s) URL.
 #[pg_extern(immutable, strict, parallel_safe)]
-fn normalize_url(url: &str) -> Option<String> {
+pub(crate) fn normalize_url(url: &str) -> Option<String> {
     url_norm::normalize(url, &url_norm::NormalizeOptions::default()).ok()
 }
 
 /// `kerai.url_hash(url)`: hex SHA-256 of the normalised URL (pages.url_hash).
 #[pg_extern(immutable, strict, parallel_safe)]
-fn url_hash(url: &str) -> Option<String> {
+pub(crate) fn url_hash(url: &str) -> Option<String> {
     normalize_url(url).map(|u| url_norm::url_hash(&u))
 }
 

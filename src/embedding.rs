@@ -105,7 +105,7 @@ fn embed_remote(cfg: &embed::Settings, text: &str) -> Vec<f32> {
 /// local model, in this transaction. Returns how many were embedded. For databases without a
 /// running fetcher (the fetcher's `kerai embed` does the same in bulk, with any provider).
 #[pg_extern]
-fn embed_pending(max: default!(i32, 64)) -> i32 {
+pub(crate) fn embed_pending(max: default!(i32, 64)) -> i32 {
     let cfg = config();
     if cfg.provider != "local" {
         invalid(
@@ -121,6 +121,7 @@ fn embed_pending(max: default!(i32, 64)) -> i32 {
         let rows = c.update(
             "SELECT id, content FROM kerai.chunks
               WHERE embedding_status IN ('pending', 'failed') AND coalesce(embedding_next_try, '-infinity') <= now()
+                AND embedding_attempts < (kerai.setting('embedding_max_attempts') #>> '{}')::integer
                 AND coalesce(lease_until, '-infinity') < now()
               ORDER BY created_at, id LIMIT $1 FOR UPDATE SKIP LOCKED",
             None,

@@ -10,7 +10,7 @@ use pgrx::JsonB;
 /// headers, footers, sidebars, banners, ads, share bars and comments removed; links resolved
 /// against `url`).
 #[pg_extern(immutable, parallel_safe)]
-fn html_to_markdown(html: &str, url: default!(Option<&str>, "NULL")) -> String {
+pub(crate) fn html_to_markdown(html: &str, url: default!(Option<&str>, "NULL")) -> String {
     html::to_markdown(html, url.unwrap_or("")).markdown
 }
 
@@ -18,24 +18,24 @@ fn html_to_markdown(html: &str, url: default!(Option<&str>, "NULL")) -> String {
 /// blocks reported in `json_ld_errors`), OpenGraph, Twitter cards, meta tags, canonical URL,
 /// hreflang alternates.
 #[pg_extern(immutable, strict, parallel_safe)]
-fn extract_structured(html: &str) -> JsonB {
+pub(crate) fn extract_structured(html: &str) -> JsonB {
     JsonB(serde_json::to_value(html::extract_structured(html)).unwrap_or_default())
 }
 
 /// `kerai.detect_language(text)`: candidate languages (ISO 639-1), best first, with a
 /// confidence in 0..1.
 #[pg_extern(immutable, strict, parallel_safe)]
-fn detect_language(
+pub(crate) fn detect_language(
     text: &str,
 ) -> TableIterator<'static, (name!(lang, String), name!(confidence, f64))> {
     TableIterator::new(html::language::detect_language(text))
 }
 
 /// `kerai.source_records(html, url, options)`: seed 002's S0 records of one page
-/// (`{records, counters, samples}`); options as in the README (`target_language`,
+/// (`{records, counters, samples}`); options as in docs/sql.md (`target_language`,
 /// `min_chars`, `max_chars`, `whitelist`, `institution`, ...).
 #[pg_extern(immutable, parallel_safe)]
-fn source_records(html: &str, url: &str, options: default!(JsonB, "'{}'")) -> JsonB {
+pub(crate) fn source_records(html: &str, url: &str, options: default!(JsonB, "'{}'")) -> JsonB {
     let opts = options.0;
     if !opts.is_object() {
         invalid(
@@ -71,7 +71,7 @@ fn source_records(html: &str, url: &str, options: default!(JsonB, "'{}'")) -> Js
         Ok(o) => o,
         Err(e) => invalid(
             format!("kerai.source_records: bad options: {e}"),
-            "see the README for the options",
+            "see docs/sql.md (Extraction) for the options",
         ),
     };
     JsonB(serde_json::to_value(html::source_records(&[page], &opts)).unwrap_or_default())

@@ -13,7 +13,7 @@ use std::collections::HashSet;
 /// numbers, e-mails and URLs, with character offsets and a confidence in 0..1.
 #[pg_extern(immutable, strict, parallel_safe)]
 #[allow(clippy::type_complexity)]
-fn extract_entities(
+pub(crate) fn extract_entities(
     text: &str,
 ) -> TableIterator<
     'static,
@@ -52,7 +52,7 @@ fn claim_row(c: Claim) -> (String, String, String, String, f32, String) {
 /// `json_ld` array of `kerai.extract_structured` fits) and from sentence patterns in `text`.
 /// No language model is involved.
 #[pg_extern(immutable, parallel_safe)]
-fn extract_claims(
+pub(crate) fn extract_claims(
     text: Option<&str>,
     json_ld: default!(Option<JsonB>, "NULL"),
 ) -> TableIterator<

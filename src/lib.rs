@@ -34,16 +34,18 @@ pub extern "C-unwind" fn _PG_init() {
 use {
     answer::_extractive_answer,
     chat::_chat,
-    chunks::chunk_document,
+    chunks::{chunk_document, chunk_id_sql, chunk_text},
     citations::{
         author_year_key, detect_citations, normalize_title, parse_reference, split_bibliography,
     },
-    crawl::family_key,
-    embedding::_embed,
-    extraction::count_tokens,
-    facts::{llm_claims_prompt, parse_llm_claims},
-    markdown::parse_markdown,
-    version::uuid7,
+    crawl::{family_key, normalize_url, robots_allowed, url_hash},
+    embedding::{_embed, embed_pending},
+    extraction::{
+        count_tokens, detect_language, extract_structured, html_to_markdown, source_records,
+    },
+    facts::{extract_claims, extract_entities, llm_claims_prompt, parse_llm_claims},
+    markdown::{parse_markdown, parse_markdown_bytes},
+    version::{uuid7, version},
 };
 
 // Tables first; functions written in SQL after the Rust functions they call.
@@ -119,6 +121,41 @@ extension_sql_file!(
     requires = ["partitioning"]
 );
 extension_sql_file!("../sql/users.sql", name = "users", requires = ["dump"]);
+// The description of every public function (`COMMENT ON`; docs/reference/sql.md is made from
+// them), once every function exists.
+extension_sql_file!(
+    "../sql/comments.sql",
+    name = "comments",
+    requires = [
+        "users",
+        author_year_key,
+        chunk_document,
+        chunk_id_sql,
+        chunk_text,
+        count_tokens,
+        detect_citations,
+        detect_language,
+        embed_pending,
+        extract_claims,
+        extract_entities,
+        extract_structured,
+        family_key,
+        html_to_markdown,
+        llm_claims_prompt,
+        normalize_title,
+        normalize_url,
+        parse_llm_claims,
+        parse_markdown,
+        parse_markdown_bytes,
+        parse_reference,
+        robots_allowed,
+        source_records,
+        split_bibliography,
+        url_hash,
+        uuid7,
+        version
+    ]
+);
 // Last of all: the grants cover every function and table above.
 extension_sql_file!("../sql/roles.sql", name = "roles", finalize);
 

@@ -36,6 +36,13 @@ SELECT r->>'partitioned_on' AS on_column, r->>'rows_moved' AS rows_moved, r->>'r
 SELECT r->>'partitioned_on' AS on_column, r->>'rows_moved' AS rows_moved, r->>'references_kept_by_trigger' AS refs
   FROM kerai.partition_by_month('ai_requests') r;
 SELECT kerai.partition_by_month('chunks') ->> 'already_partitioned' AS again;
+-- The rebuilt tables, and the views and functions made again on them, keep their descriptions.
+SELECT o AS without_description
+  FROM unnest(ARRAY['kerai.page_versions', 'kerai.chunks', 'kerai.ai_requests', 'kerai.answer_citations',
+                    'kerai.retrieval_overview']) AS o
+ WHERE obj_description(o::regclass, 'pg_class') IS NULL
+UNION ALL
+SELECT 'kerai.html(kerai.page_versions)' WHERE obj_description('kerai.html(kerai.page_versions)'::regprocedure, 'pg_proc') IS NULL;
 SELECT kerai.partition_by_month('nodes');
 SELECT table_name, partitioned, partitions > 3 AS has_partitions FROM kerai.partitioning_status ORDER BY table_name;
 SELECT parent_table, child_table, child_column, on_delete FROM kerai.partition_references ORDER BY 1, 2, 3;

@@ -66,7 +66,11 @@ SELECT statement, source FROM kerai.extract_claims('Acme Ltd was founded in 1990
 SELECT vector_dims(kerai.embed('How do I book the scanner?')) AS dims,
        round((kerai.embed('How do I book the scanner?') <=> kerai.embed('Researchers book scanner time'))::numeric, 1) < 0.5 AS related_close,
        round((kerai.embed('How do I book the scanner?') <=> kerai.embed('The weather in spring is mild'))::numeric, 1) > 0.7 AS unrelated_far;
-SELECT kerai.embed_pending(100) AS embedded;
+-- A chunk that failed embedding_max_attempts times is left alone (kerai.retry_embeddings brings it back).
+UPDATE kerai.chunks SET embedding_status = 'failed', embedding_attempts = 5 WHERE chunk_index = 0;
+SELECT kerai.embed_pending(100) AS embedded_but_the_given_up;
+SELECT kerai.retry_embeddings() AS retried;
+SELECT kerai.embed_pending(100) AS embedded_after_retry;
 SELECT chunks, embedded, pending, failed, embedding_provider, embedding_model FROM kerai.retrieval_overview;
 SELECT count(*) AS vectors, min(dimensions), max(model_name) FROM kerai.embeddings;
 

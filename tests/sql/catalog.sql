@@ -39,6 +39,10 @@ SELECT line FROM (
                   p.provolatile, p.proparallel, p.proisstrict, md5(regexp_replace(p.prosrc, '\s+', ' ', 'g')))
       FROM pg_proc p WHERE p.oid IN (SELECT objid FROM members WHERE classid = 'pg_proc'::regclass)
     UNION ALL
+    SELECT format('function-comment %s %s', p.oid::regprocedure, md5(obj_description(p.oid, 'pg_proc')))
+      FROM pg_proc p WHERE p.oid IN (SELECT objid FROM members WHERE classid = 'pg_proc'::regclass)
+       AND obj_description(p.oid, 'pg_proc') IS NOT NULL
+    UNION ALL
     SELECT format('function-args %s %s', p.oid::regprocedure, pg_get_function_arguments(p.oid))
       FROM pg_proc p WHERE p.oid IN (SELECT objid FROM members WHERE classid = 'pg_proc'::regclass)
     UNION ALL
