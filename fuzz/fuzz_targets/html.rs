@@ -5,7 +5,7 @@ use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     kerai_core_fuzz::init();
-    let (html, _charset) = kerai_core::crawl::charset::decode_html(data, Some("text/html"));
+    let (html, _charset) = kerai_core::convert::charset::decode_html(data, Some("text/html"));
     let url = "https://fuzz.example/dir/page.html";
     let ex = kerai_core::html::to_markdown(&html, url);
     assert!(!ex.markdown.contains('\0'));

@@ -13,10 +13,10 @@ use std::hint::black_box;
 use std::io::Read;
 use std::time::{Duration, Instant};
 
-use kerai_core::crawl::charset::decode_html;
+use kerai_core::convert::charset::decode_html;
+use kerai_core::convert::sniff;
 use kerai_core::crawl::robots::Robots;
 use kerai_core::crawl::sitemap::{parse, Limits, ResponseMeta};
-use kerai_core::crawl::sniff::content_kind;
 use kerai_core::crawl::url_norm::{normalize, NormalizeOptions};
 use kerai_core::shared_data::shared_path;
 
@@ -208,17 +208,10 @@ fn charset_bench(min: Duration) {
     );
     let t_sniff = time(min, || {
         for p in &pages {
-            black_box(content_kind(
-                black_box(p),
-                Some("text/html"),
-                "https://e.org/a",
-            ));
+            black_box(sniff(black_box(p), "https://e.org/a", Some("text/html")));
         }
     });
-    println!(
-        "content_kind: 181 pages in {:.3} ms",
-        t_sniff.as_secs_f64() * 1e3
-    );
+    println!("sniff: 181 pages in {:.3} ms", t_sniff.as_secs_f64() * 1e3);
 }
 
 fn url_bench(min: Duration) {

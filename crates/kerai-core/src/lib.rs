@@ -15,6 +15,7 @@ pub mod facts;
 pub mod html;
 pub mod interrupt;
 pub mod keys;
+pub mod lexicon;
 pub mod markdown;
 pub mod names;
 pub mod openai;
@@ -22,6 +23,7 @@ pub mod references;
 pub mod scholarly;
 pub mod shared_data;
 pub mod tokens;
+pub mod wire;
 
 pub use error::{ErrorKind, ResourceError};
 

@@ -1,7 +1,7 @@
 //! Each fixture made by a real tool (LibreOffice, iconv) converts to the expected markdown and
 //! metadata; each corrupt one gives the catalogue's `corrupt or unsupported document` error.
 
-use kerai_core::convert::{convert, sniff, Converted, Limits, SourceType};
+use kerai_core::convert::{convert, convert_with_base, sniff, Converted, Limits, SourceType};
 use kerai_core::ErrorKind;
 use std::path::PathBuf;
 
@@ -251,16 +251,87 @@ fn sniffing_real_files() {
 }
 
 #[test]
-fn html_and_unknown_inputs_are_refused() {
-    let e = convert(
-        b"<!DOCTYPE html><html><body>x</body></html>",
+fn html_pages_convert_with_their_charset_links_and_structured_data() {
+    // windows-1252 bytes, declared by the meta tag only.
+    let mut page = b"<!DOCTYPE html><html lang=fr><head><meta charset=windows-1252>\
+<title>Caf\xe9 du labo</title><meta name=author content='Ana Ruiz'>\
+<meta name=description content='Notes'></head><body><nav><a href='/'>Home</a></nav>\
+<main><h1>Le caf\xe9 du labo, v2</h1><p>Le caf\xe9 ouvre \xe0 huit heures pour toute l'\xe9quipe \
+du laboratoire, voir <a href='menu.pdf'>le menu</a>.</p></main></body></html>"
+        .to_vec();
+    page.extend_from_slice(b"\n");
+    let small = Limits {
+        max_bytes: 10,
+        ..Limits::default()
+    };
+    let c = convert(&page, "https://lab.example/news/cafe", None, &small).unwrap();
+    assert_eq!(c.source_type, SourceType::Html);
+    assert!(
+        c.markdown.starts_with("# Le café du labo, v2"),
+        "{}",
+        c.markdown
+    );
+    assert!(
+        c.markdown
+            .contains("[le menu](https://lab.example/news/menu.pdf)"),
+        "{}",
+        c.markdown
+    );
+    let m = &c.metadata;
+    assert_eq!(m.title.as_deref(), Some("Le café du labo, v2"));
+    assert_eq!(m.author.as_deref(), Some("Ana Ruiz"));
+    assert_eq!(m.language.as_deref(), Some("fr"));
+    assert_eq!(m.version_hint.as_deref(), Some("v2"));
+    assert!(m.word_count > 10, "{m:?}");
+    let h = c.html.as_ref().expect("HTML parts");
+    assert_eq!(h.charset, "windows-1252");
+    assert!(h.decoded.contains("Café du labo"));
+    assert!(h.text.contains("ouvre à huit heures"), "{}", h.text);
+    assert!(!h.text.contains("Home"), "{}", h.text);
+    assert!(h
+        .links
+        .iter()
+        .any(|l| l.url == "https://lab.example/news/menu.pdf"));
+    assert!(h.blocks.iter().any(|b| b.main));
+    assert_eq!(
+        h.structured.meta.get("description").map(String::as_str),
+        Some("Notes")
+    );
+    assert!(!h.truncated);
+    assert!(c.warnings.is_empty(), "{:?}", c.warnings);
+
+    // The HTTP charset is used; a file name is no base URL, another base can be given.
+    let page = "<html><body><main><h1>Grüße</h1><p>Mehr <a href='b.html'>hier</a>.</p></main></body></html>";
+    let c = convert(
+        page.as_bytes(),
         "page.html",
+        Some("text/html; charset=utf-8"),
+        &Limits::default(),
+    )
+    .unwrap();
+    assert_eq!(c.html.as_ref().unwrap().charset, "UTF-8");
+    assert!(c.markdown.contains("Grüße"), "{}", c.markdown);
+    assert!(!c.markdown.contains("](b.html)"), "{}", c.markdown);
+    let c = convert_with_base(
+        page.as_bytes(),
+        "page.html",
+        "https://x.example/a/",
         None,
         &Limits::default(),
     )
-    .unwrap_err();
-    assert_eq!(e.kind, ErrorKind::CorruptDocument);
-    assert!(e.to_string().contains("HTML extractor"), "{e}");
+    .unwrap();
+    assert!(
+        c.markdown.contains("[hier](https://x.example/a/b.html)"),
+        "{}",
+        c.markdown
+    );
+    // Other formats have no HTML parts.
+    let c = convert(b"# Notes\n\ntext", "notes.md", None, &Limits::default()).unwrap();
+    assert_eq!(c.html, None);
+}
+
+#[test]
+fn unknown_inputs_are_refused() {
     let e = convert(&[0u8, 1, 2, 3, 0, 0, 7], "blob", None, &Limits::default()).unwrap_err();
     assert_eq!(e.to_string(), "corrupt or unsupported document: blob (unrecognised format: not PDF, DOCX, XLSX, EPUB, HTML or text)");
     let small = Limits {

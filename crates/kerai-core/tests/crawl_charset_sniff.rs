@@ -1,11 +1,11 @@
-//! Charset decisions and content sniffing, on made-up bytes and on the 181 real pages of
-//! bench/aeb (all UTF-8).
+//! Charset decisions (`convert::charset`) and content sniffing (`convert::sniff`), on made-up
+//! bytes and on the 181 real pages of bench/aeb (all UTF-8).
 
 use std::io::Read;
 
 use encoding_rs::{EUC_KR, SHIFT_JIS, WINDOWS_1252};
-use kerai_core::crawl::charset::{decode_html, prescan_meta_charset};
-use kerai_core::crawl::sniff::{content_kind, ContentKind};
+use kerai_core::convert::charset::{decode_html, prescan_meta_charset};
+use kerai_core::convert::{sniff, SourceType};
 use kerai_core::shared_data::shared_path;
 
 fn encode(enc: &'static encoding_rs::Encoding, s: &str) -> Vec<u8> {
@@ -129,12 +129,26 @@ fn stored_zip_entry(name: &str, data: &[u8]) -> Vec<u8> {
     z
 }
 
+/// A zip of stored entries, with its central directory.
+fn zip_of(entries: &[(&str, &[u8])]) -> Vec<u8> {
+    use std::io::Write;
+    let mut w = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let opts =
+        zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Stored);
+    for (name, data) in entries {
+        w.start_file(*name, opts).unwrap();
+        w.write_all(data).unwrap();
+    }
+    w.finish().unwrap().into_inner()
+}
+
 #[test]
 fn magic_bytes_beat_headers_and_extensions() {
+    use SourceType::*;
     let pdf = b"%PDF-1.7\n%\xE2\xE3\xCF\xD3\n1 0 obj";
     assert_eq!(
-        content_kind(pdf, Some("text/html"), "https://e.org/page.html"),
-        ContentKind::Pdf
+        sniff(pdf, "https://e.org/page.html", Some("text/html")),
+        Some(Pdf)
     );
     let epub = [
         stored_zip_entry("mimetype", b"application/epub+zip"),
@@ -142,17 +156,18 @@ fn magic_bytes_beat_headers_and_extensions() {
     ]
     .concat();
     assert_eq!(
-        content_kind(&epub, Some("application/zip"), "https://e.org/b"),
-        ContentKind::Epub
+        sniff(&epub, "https://e.org/b", Some("application/zip")),
+        Some(Epub)
     );
+    // Local headers only (a truncated download, no central directory): the part names decide.
     let docx = [
         stored_zip_entry("[Content_Types].xml", b"<x/>"),
         stored_zip_entry("word/document.xml", b"<w/>"),
     ]
     .concat();
     assert_eq!(
-        content_kind(&docx, None, "https://e.org/download?id=3"),
-        ContentKind::Docx
+        sniff(&docx, "https://e.org/download?id=3", None),
+        Some(Docx)
     );
     let xlsx = [
         stored_zip_entry("[Content_Types].xml", b"<x/>"),
@@ -160,90 +175,114 @@ fn magic_bytes_beat_headers_and_extensions() {
     ]
     .concat();
     assert_eq!(
-        content_kind(&xlsx, Some("application/octet-stream"), "https://e.org/f"),
-        ContentKind::Xlsx
+        sniff(&xlsx, "https://e.org/f", Some("application/octet-stream")),
+        Some(Xlsx)
     );
-    let pptx = stored_zip_entry("ppt/presentation.xml", b"<p/>");
+    // The same as whole archives.
+    let docx = zip_of(&[
+        ("[Content_Types].xml", b"<x/>"),
+        ("word/document.xml", b"<w/>"),
+    ]);
     assert_eq!(
-        content_kind(&pptx, None, "https://e.org/f.docx"),
-        ContentKind::Other
+        sniff(&docx, "https://e.org/download?id=3", None),
+        Some(Docx)
     );
+    let xlsx = zip_of(&[
+        ("[Content_Types].xml", b"<x/>"),
+        ("xl/workbook.xml", b"<w/>"),
+    ]);
+    assert_eq!(
+        sniff(&xlsx, "https://e.org/f", Some("application/octet-stream")),
+        Some(Xlsx)
+    );
+    // A readable zip that is none of kerai's formats, whatever its name says.
+    let pptx = zip_of(&[
+        ("[Content_Types].xml", b"<x/>"),
+        ("ppt/presentation.xml", b"<p/>"),
+    ]);
+    assert_eq!(sniff(&pptx, "https://e.org/f.docx", None), None);
     let ole = [0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1, 0, 0];
     assert_eq!(
-        content_kind(&ole, Some("application/msword"), "https://e.org/a.doc"),
-        ContentKind::Other
+        sniff(&ole, "https://e.org/a.doc", Some("application/msword")),
+        None
     );
     // An HTML error page served as a PDF.
     let err = b"<!DOCTYPE html><html><body>Not found</body></html>";
     assert_eq!(
-        content_kind(err, Some("application/pdf"), "https://e.org/a.pdf"),
-        ContentKind::Html
+        sniff(err, "https://e.org/a.pdf", Some("application/pdf")),
+        Some(Html)
+    );
+    assert_eq!(sniff(b"\xEF\xBB\xBF  <html lang=en>", "", None), Some(Html));
+    // Pages that start with their head or body, not <html>.
+    assert_eq!(
+        sniff(b"<head><title>t</title></head><body>x</body>", "", None),
+        Some(Html)
     );
     assert_eq!(
-        content_kind(b"\xEF\xBB\xBF  <html lang=en>", None, ""),
-        ContentKind::Html
+        sniff(b"\n<BODY bgcolor=white>x</BODY>", "https://e.org/x", None),
+        Some(Html)
     );
     assert_eq!(
-        content_kind(b"<?xml version='1.0'?><urlset/>", Some("text/html"), ""),
-        ContentKind::Xml
+        sniff(b"<?xml version='1.0'?><urlset/>", "", Some("text/html")),
+        None
     );
     assert_eq!(
-        content_kind(
+        sniff(
             b"<?xml version='1.0'?><html xmlns='http://www.w3.org/1999/xhtml'/>",
-            None,
-            ""
+            "",
+            None
         ),
-        ContentKind::Html
+        Some(Html)
     );
 }
 
 #[test]
 fn headers_then_extensions_then_bytes() {
+    use SourceType::*;
     assert_eq!(
-        content_kind(b"# Title\n\ntext", Some("text/markdown; charset=utf-8"), ""),
-        ContentKind::Markdown
+        sniff(b"# Title\n\ntext", "", Some("text/markdown; charset=utf-8")),
+        Some(Md)
     );
     assert_eq!(
-        content_kind(
+        sniff(
             b"# Title\n\ntext",
-            Some("text/plain"),
-            "https://e.org/README.md"
+            "https://e.org/README.md",
+            Some("text/plain")
         ),
-        ContentKind::Markdown
+        Some(Md)
     );
     assert_eq!(
-        content_kind(b"# Title\n\ntext", None, "https://e.org/notes.markdown?x=1"),
-        ContentKind::Markdown
+        sniff(b"# Title\n\ntext", "https://e.org/notes.markdown?x=1", None),
+        Some(Md)
     );
     assert_eq!(
-        content_kind(b"hello", Some("text/plain"), "https://e.org/a"),
-        ContentKind::Text
+        sniff(b"hello", "https://e.org/a", Some("text/plain")),
+        Some(Txt)
+    );
+    assert_eq!(sniff(b"<rss/>", "", Some("application/rss+xml")), None);
+    assert_eq!(sniff(b"<urlset/>", "https://e.org/sitemap.xml", None), None);
+    assert_eq!(
+        sniff(b"<div>fragment</div>", "", Some("text/html")),
+        Some(Html)
     );
     assert_eq!(
-        content_kind(b"<rss/>", Some("application/rss+xml"), ""),
-        ContentKind::Xml
+        sniff(b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR", "", Some("image/png")),
+        None
     );
     assert_eq!(
-        content_kind(b"<div>fragment</div>", Some("text/html"), ""),
-        ContentKind::Html
+        sniff(b"just some words", "https://e.org/x", None),
+        Some(Txt)
     );
     assert_eq!(
-        content_kind(b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR", Some("image/png"), ""),
-        ContentKind::Other
+        sniff(b"caf\xE9 au lait", "https://e.org/x", None),
+        Some(Txt)
     );
     assert_eq!(
-        content_kind(b"just some words", None, "https://e.org/x"),
-        ContentKind::Text
+        sniff(b"\x00\x01\x02\x03binary", "https://e.org/x", None),
+        None
     );
-    assert_eq!(
-        content_kind(b"caf\xE9 au lait", None, "https://e.org/x"),
-        ContentKind::Text
-    );
-    assert_eq!(
-        content_kind(b"\x00\x01\x02\x03binary", None, "https://e.org/x"),
-        ContentKind::Other
-    );
-    assert_eq!(content_kind(b"", None, ""), ContentKind::Text);
+    // Nothing to convert: an empty body is no document.
+    assert_eq!(sniff(b"", "", None), None);
 }
 
 #[test]
@@ -261,7 +300,7 @@ fn real_pages_are_html_in_utf8() {
         flate2::read::GzDecoder::new(std::fs::File::open(f).unwrap())
             .read_to_end(&mut bytes)
             .unwrap();
-        if content_kind(&bytes, None, "https://e.org/article") == ContentKind::Html {
+        if sniff(&bytes, "https://e.org/article", None) == Some(SourceType::Html) {
             html += 1;
         }
         let (text, cs) = decode_html(&bytes, Some("text/html"));

@@ -1,10 +1,11 @@
 //! No panics on any input: random bytes and mutated suite documents through every crawl
 //! parser (a deterministic xorshift generator, so failures reproduce).
 
+use kerai_core::convert::{charset, sniff};
 use kerai_core::crawl::sitemap::{
     parse, FetchResult, Limits, ResponseMeta, SitemapWalk, WalkOptions,
 };
-use kerai_core::crawl::{charset, cron, robots, sniff, url_norm};
+use kerai_core::crawl::{cron, robots, url_norm};
 use kerai_core::shared_data::shared_path;
 
 struct Rng(u64);
@@ -138,7 +139,8 @@ fn sitemap_parser_survives_anything() {
         let text = String::from_utf8_lossy(&body).into_owned();
         let header: String = text.chars().take(40).collect();
         charset::decode_html(&body, Some(&header));
-        sniff::content_kind(&body, None, &text);
+        sniff(&body, &text, None);
+        sniff(&body, &text, Some(&header));
     }
 }
 

@@ -9,20 +9,20 @@
 
 use std::ops::Range;
 
+use crate::lexicon;
+
 /// Abbreviations (lower case, without the final dot) after which a full stop never ends a
-/// sentence, because a name or a word always follows them.
+/// sentence, because a name or a word always follows them; besides the shared
+/// [`lexicon::ABBREVIATIONS`] ("Dr.", "e.g.", "Fig.").
 const ALWAYS_ABBREV: &[&str] = &[
-    "dr", "mr", "mrs", "ms", "mx", "prof", "sr", "jr", "st", "mt", "gen", "col", "lt", "capt",
-    "rev", "hon", "sgt", "gov", "sen", "rep", "pres", "e.g", "i.e", "cf", "vs", "viz", "approx",
-    "fig", "figs", "eq", "eqs", "vol", "vols", "pp", "ed", "eds", "al", "ca", "resp", "dept",
-    "univ", "assoc", "est", "ref", "refs", "sec", "ch", "tab", "op", "cit", "ibid",
+    "mx", "col", "lt", "capt", "rev", "hon", "sgt", "gov", "sen", "rep", "pres", "viz", "eq",
+    "eqs", "vols", "resp", "dept", "univ", "assoc", "est", "ref", "refs", "sec", "ch", "tab", "op",
+    "cit", "ibid",
 ];
 
-/// Abbreviations that do not end a sentence when a number follows ("No. 5", "Sept. 2024").
-const BEFORE_NUMBER: &[&str] = &[
-    "no", "nos", "nr", "p", "art", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept",
-    "oct", "nov", "dec", "ver", "v",
-];
+/// Abbreviations that do not end a sentence when a number follows ("No. 5", "Sept. 2024"),
+/// besides the month abbreviations of [`lexicon::MONTH_ABBREVIATIONS`].
+const BEFORE_NUMBER: &[&str] = &["no", "nos", "nr", "p", "art", "ver", "v"];
 
 /// The byte ranges of the sentences of `text`, trimmed, in order, never empty.
 pub fn sentence_ranges(text: &str) -> Vec<Range<usize>> {
@@ -135,10 +135,12 @@ fn ends_sentence_at_stop(text: &str, dot: usize, next: char) -> bool {
         return true;
     }
     let lower = word.to_lowercase();
-    if ALWAYS_ABBREV.contains(&lower.as_str()) {
+    if lexicon::is_abbreviation(&lower) || ALWAYS_ABBREV.contains(&lower.as_str()) {
         return false;
     }
-    if next.is_ascii_digit() && BEFORE_NUMBER.contains(&lower.as_str()) {
+    if next.is_ascii_digit()
+        && (lexicon::is_month_abbreviation(&lower) || BEFORE_NUMBER.contains(&lower.as_str()))
+    {
         return false;
     }
     let first = word.chars().next().unwrap_or(' ');

@@ -9,6 +9,7 @@ use regex::Regex;
 use serde_json::json;
 
 use super::{CitationKind, Found};
+use crate::lexicon;
 
 static OPEN_QUOTE_RE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new("[\"'\u{201C}\u{201E}\u{00AB}\u{2018}]").unwrap_or_else(|_| unreachable!())
@@ -152,23 +153,9 @@ fn concept_term(inner: &str, quote: char) -> Option<String> {
 
 /// `September 2018`, `12 May 2020`: a date in quotes is not a concept.
 fn is_date(term: &str) -> bool {
-    const MONTHS: [&str; 12] = [
-        "january",
-        "february",
-        "march",
-        "april",
-        "may",
-        "june",
-        "july",
-        "august",
-        "september",
-        "october",
-        "november",
-        "december",
-    ];
     let lower = term.to_lowercase();
     let words: Vec<&str> = lower.split_whitespace().collect();
-    words.iter().any(|w| MONTHS.contains(w))
+    words.iter().any(|w| lexicon::is_month(w))
         && words
             .iter()
             .any(|w| w.chars().all(|c| c.is_ascii_digit() || c == ','))

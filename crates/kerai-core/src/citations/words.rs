@@ -3,6 +3,8 @@
 use std::collections::HashSet;
 use std::sync::LazyLock;
 
+use crate::lexicon;
+
 /// Lowercase surname particles: allowed inside a name (`van der Berg`, `Da Costa`), never
 /// as its last word.
 const PARTICLES: &[&str] = &[
@@ -111,7 +113,8 @@ const PREFIXES: &[&str] = &[
     "used",
 ];
 
-/// Lowercase words that are never a name (callouts in lowercased PDF text still exclude them).
+/// Lowercase words that are never a name (callouts in lowercased PDF text still exclude them);
+/// with the months and seasons of [`lexicon`].
 const STOPWORDS: &[&str] = &[
     "a",
     "an",
@@ -286,11 +289,6 @@ const STOPWORDS: &[&str] = &[
     "round",
     "season",
     "period",
-    "spring",
-    "summer",
-    "autumn",
-    "fall",
-    "winter",
     "baseline",
     "present",
     "past",
@@ -366,18 +364,6 @@ const STOPWORDS: &[&str] = &[
     "iii",
     "iv",
     "de",
-    "january",
-    "february",
-    "march",
-    "april",
-    "may",
-    "june",
-    "july",
-    "august",
-    "september",
-    "october",
-    "november",
-    "december",
     "since",
     "about",
     "estimated",
@@ -435,45 +421,10 @@ const STOPWORDS: &[&str] = &[
     "ago",
 ];
 
-/// Capitalised words that are not names in a parenthetical callout: months, days, seasons and
-/// labels (`(Table 2, 2010)` never reaches here, but `(Spring 2010)` does).
+/// Capitalised words that are not names in a parenthetical callout: labels and other words,
+/// with the months, month abbreviations, weekdays and seasons of [`lexicon`]
+/// (`(Table 2, 2010)` never reaches here, but `(Spring 2010)` does).
 const PAREN_STOPS: &[&str] = &[
-    "january",
-    "february",
-    "march",
-    "april",
-    "may",
-    "june",
-    "july",
-    "august",
-    "september",
-    "october",
-    "november",
-    "december",
-    "jan",
-    "feb",
-    "mar",
-    "apr",
-    "jun",
-    "jul",
-    "aug",
-    "sep",
-    "sept",
-    "oct",
-    "nov",
-    "dec",
-    "monday",
-    "tuesday",
-    "wednesday",
-    "thursday",
-    "friday",
-    "saturday",
-    "sunday",
-    "spring",
-    "summer",
-    "autumn",
-    "fall",
-    "winter",
     "table",
     "tables",
     "figure",
@@ -591,7 +542,9 @@ const PAREN_STOPS: &[&str] = &[
 ];
 
 /// Capitalised words that, before a `(year)`, are not names: sentence openers, pronouns,
-/// determiners and the names of things that have years (`the Kyoto Protocol (1997)`).
+/// determiners and the names of things that have years (`the Kyoto Protocol (1997)`). Its
+/// organisation words are a deliberate few, not [`lexicon::ORG_NOUNS`]: group authors such as
+/// `World Health Organization (2020)` stay citations.
 const NARRATIVE_STOPS: &[&str] = &[
     "however",
     "moreover",
@@ -837,44 +790,54 @@ const NARRATIVE_STOPS: &[&str] = &[
     "chrome",
 ];
 
-static SETS: LazyLock<[HashSet<&'static str>; 5]> = LazyLock::new(|| {
-    [PARTICLES, PREFIXES, STOPWORDS, PAREN_STOPS, NARRATIVE_STOPS]
-        .map(|l| l.iter().copied().collect())
-});
-
-fn contains(list: &[&str], lower: &str) -> bool {
-    let idx = [PARTICLES, PREFIXES, STOPWORDS, PAREN_STOPS, NARRATIVE_STOPS]
+/// A set of the lower-case words of `lists` (the local lists are lower case already; the
+/// shared [`lexicon`] lists are capitalised).
+fn set(lists: &[&[&str]]) -> HashSet<String> {
+    lists
         .iter()
-        .position(|l| std::ptr::eq(l.as_ptr(), list.as_ptr()));
-    match idx {
-        Some(i) => SETS[i].contains(lower),
-        None => list.contains(&lower),
-    }
+        .flat_map(|l| l.iter())
+        .map(|w| w.to_ascii_lowercase())
+        .collect()
 }
+
+static PARTICLE_SET: LazyLock<HashSet<String>> = LazyLock::new(|| set(&[PARTICLES]));
+static PREFIX_SET: LazyLock<HashSet<String>> = LazyLock::new(|| set(&[PREFIXES]));
+static STOPWORD_SET: LazyLock<HashSet<String>> =
+    LazyLock::new(|| set(&[STOPWORDS, lexicon::MONTHS, lexicon::SEASONS]));
+static PAREN_STOP_SET: LazyLock<HashSet<String>> = LazyLock::new(|| {
+    set(&[
+        PAREN_STOPS,
+        lexicon::MONTHS,
+        lexicon::MONTH_ABBREVIATIONS,
+        lexicon::WEEKDAYS,
+        lexicon::SEASONS,
+    ])
+});
+static NARRATIVE_STOP_SET: LazyLock<HashSet<String>> = LazyLock::new(|| set(&[NARRATIVE_STOPS]));
 
 /// A surname particle (`van`, `de`, `da`…).
 pub fn is_particle(lower: &str) -> bool {
-    contains(PARTICLES, lower)
+    PARTICLE_SET.contains(lower)
 }
 
 /// A word that may open a parenthetical callout before the names (`see`, `e.g.`, `cf.`).
 pub fn is_prefix_word(lower: &str) -> bool {
-    contains(PREFIXES, lower)
+    PREFIX_SET.contains(lower)
 }
 
 /// A common lowercase word that is never read as a name.
 pub fn is_stopword(lower: &str) -> bool {
-    contains(STOPWORDS, lower)
+    STOPWORD_SET.contains(lower)
 }
 
 /// A capitalised word that is not a name inside a parenthetical callout.
 pub fn is_paren_stop(lower: &str) -> bool {
-    contains(PAREN_STOPS, lower)
+    PAREN_STOP_SET.contains(lower)
 }
 
 /// A capitalised word that is not a name before a narrative `(year)`.
 pub fn is_narrative_stop(lower: &str) -> bool {
-    contains(PAREN_STOPS, lower) || contains(NARRATIVE_STOPS, lower)
+    PAREN_STOP_SET.contains(lower) || NARRATIVE_STOP_SET.contains(lower)
 }
 
 /// Endings of ordinary English words; a lone lowercase word with one of them before `(year)`

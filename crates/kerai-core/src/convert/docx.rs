@@ -61,6 +61,7 @@ pub(crate) fn convert(
         source_type: SourceType::Docx,
         metadata: meta,
         warnings,
+        html: None,
     })
 }
 

@@ -86,6 +86,7 @@ pub(crate) fn convert(
         source_type: SourceType::Epub,
         metadata: opf.meta,
         warnings,
+        html: None,
     })
 }
 

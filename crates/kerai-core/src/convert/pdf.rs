@@ -138,6 +138,7 @@ pub(crate) fn convert(
         source_type: SourceType::Pdf,
         metadata: meta,
         warnings,
+        html: None,
     })
 }
 

@@ -58,6 +58,7 @@ pub(crate) fn convert(
             ..DocMeta::default()
         },
         warnings,
+        html: None,
     })
 }
 

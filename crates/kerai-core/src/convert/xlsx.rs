@@ -89,6 +89,7 @@ pub(crate) fn convert(
         source_type: SourceType::Xlsx,
         metadata: meta,
         warnings,
+        html: None,
     })
 }
 

@@ -9,6 +9,7 @@ use std::collections::HashMap;
 const REPEAT_WINDOW: usize = 8;
 
 use super::blocks::{Block, BlockKind};
+use crate::lexicon;
 
 /// Short texts that are page furniture wherever they appear (compared lower case, without
 /// punctuation).
@@ -119,32 +120,9 @@ const FURNITURE_HEADINGS: &[&str] = &[
     "see also",
 ];
 
-/// Month names and the words that make a short line a dateline.
+/// Words that, besides the months, month abbreviations and weekdays of [`lexicon`], make a
+/// short line a dateline.
 const DATE_WORDS: &[&str] = &[
-    "january",
-    "february",
-    "march",
-    "april",
-    "may",
-    "june",
-    "july",
-    "august",
-    "september",
-    "october",
-    "november",
-    "december",
-    "jan",
-    "feb",
-    "mar",
-    "apr",
-    "jun",
-    "jul",
-    "aug",
-    "sep",
-    "sept",
-    "oct",
-    "nov",
-    "dec",
     "updated",
     "published",
     "posted",
@@ -161,13 +139,6 @@ const DATE_WORDS: &[&str] = &[
     "ist",
     "bst",
     "cet",
-    "monday",
-    "tuesday",
-    "wednesday",
-    "thursday",
-    "friday",
-    "saturday",
-    "sunday",
     "on",
     "at",
     "by",
@@ -181,6 +152,11 @@ const DATE_WORDS: &[&str] = &[
     "read",
     "mins",
 ];
+
+/// A lower-case word of a dateline: a month, month abbreviation, weekday or [`DATE_WORDS`].
+fn is_date_word(w: &str) -> bool {
+    lexicon::is_month_or_abbreviation(w) || lexicon::is_weekday(w) || DATE_WORDS.contains(&w)
+}
 
 fn normalized(s: &str) -> String {
     s.split(|c: char| !c.is_alphanumeric())
@@ -207,10 +183,7 @@ fn is_dateline(text: &str) -> bool {
         .iter()
         .filter(|w| w.chars().all(|c| c.is_ascii_digit()))
         .count();
-    let datey = words
-        .iter()
-        .filter(|w| DATE_WORDS.contains(&w.as_str()))
-        .count();
+    let datey = words.iter().filter(|w| is_date_word(w)).count();
     numeric >= 1 && numeric + datey == words.len()
 }
 

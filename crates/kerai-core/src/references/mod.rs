@@ -34,6 +34,7 @@ pub use crate::keys::{author_year_key, fold_diacritics, normalize_title};
 pub use split::split_bibliography;
 
 use crate::citations::{identifier_spans, CitationKind};
+use crate::lexicon;
 use fields::{find_isbn, locators, numbering_len, place_publisher, year_candidates, ID_LABEL_RE};
 use names::parse_names;
 use title::{looks_like_journal, quoted, title_end};
@@ -160,25 +161,10 @@ fn cut_identifiers(s: &str, r: &mut Reference) -> String {
     collapse_ws(&out)
 }
 
+/// Words that make an author segment an organisation (`World Health Organization.`), besides
+/// the organisation nouns of [`lexicon::ORG_NOUNS`]. Not all of [`lexicon::org_suffixes`]:
+/// "Press", "Library" or "SA" there would read more personal authors as organisations.
 const ORG_WORDS: &[&str] = &[
-    "Department",
-    "Ministry",
-    "Organization",
-    "Organisation",
-    "Association",
-    "Society",
-    "Institute",
-    "Agency",
-    "Office",
-    "Council",
-    "Commission",
-    "Bureau",
-    "Center",
-    "Centre",
-    "Foundation",
-    "University",
-    "Committee",
-    "Board",
     "Corporation",
     "Company",
     "Inc",
@@ -199,14 +185,20 @@ const ORG_WORDS: &[&str] = &[
     "Team",
 ];
 
-/// An organisation as author: `World Health Organization. Title…`.
+/// A word of an organisation author: an organisation noun or one of [`ORG_WORDS`].
+fn is_org_word(word: &str) -> bool {
+    ORG_WORDS.contains(&word) || lexicon::ORG_NOUNS.contains(&word)
+}
+
+/// An organisation as author: `World Health Organization. Title…` (a segment with an
+/// organisation word, [`is_org_word`], or a single acronym).
 fn organisation(main: &str) -> Option<(String, usize)> {
     let (end, rest) = title_end(main, 0, false);
     let seg = main[..end].trim();
     let words = seg.split_whitespace().count();
     let org = seg
         .split_whitespace()
-        .any(|w| ORG_WORDS.contains(&w.trim_matches(|c: char| !c.is_alphabetic())))
+        .any(|w| is_org_word(w.trim_matches(|c: char| !c.is_alphabetic())))
         || (words == 1 && seg.chars().filter(|c| c.is_uppercase()).count() >= 2);
     (org && words <= 10 && seg.starts_with(char::is_uppercase)).then(|| (seg.to_string(), rest))
 }

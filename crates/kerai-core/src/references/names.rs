@@ -13,6 +13,7 @@
 use super::Author;
 use crate::citations::tokens::{tokenize, Tok, TokKind};
 use crate::citations::words::is_particle;
+use crate::lexicon;
 
 /// A parsed author list: the names, where the list ends (byte offset), and its markers.
 #[derive(Debug, Clone, PartialEq)]
@@ -97,6 +98,8 @@ const ROLE_WORDS: &[&str] = &[
     "authors",
 ];
 
+/// Lower-case words that are never a word of an author's name, besides the organisation nouns
+/// of [`lexicon::ORG_NOUNS`] ("University", "Ministry").
 const NOT_NAMES: &[&str] = &[
     "the",
     "a",
@@ -139,25 +142,7 @@ const NOT_NAMES: &[&str] = &[
     "study",
     "analysis",
     "theory",
-    "university",
     "press",
-    "department",
-    "institute",
-    "ministry",
-    "office",
-    "committee",
-    "society",
-    "association",
-    "organization",
-    "organisation",
-    "agency",
-    "council",
-    "commission",
-    "board",
-    "bureau",
-    "center",
-    "centre",
-    "foundation",
     "program",
     "programme",
     "project",
@@ -186,6 +171,11 @@ const NOT_NAMES: &[&str] = &[
     "j",
 ];
 
+/// A lower-case word that is never a word of an author's name.
+fn is_not_name(lower: &str) -> bool {
+    NOT_NAMES.contains(&lower) || lexicon::is_org_noun(lower)
+}
+
 impl<'t, 'a> P<'t, 'a> {
     fn get(&self, i: usize) -> Option<&'t Tok<'a>> {
         self.toks.get(i)
@@ -201,7 +191,7 @@ impl<'t, 'a> P<'t, 'a> {
 
     fn name_word(&self, i: usize) -> bool {
         self.get(i)
-            .is_some_and(|t| is_cap_word(t) && !NOT_NAMES.contains(&t.text.to_lowercase().as_str()))
+            .is_some_and(|t| is_cap_word(t) && !is_not_name(&t.text.to_lowercase()))
     }
 
     fn particle(&self, i: usize) -> bool {

@@ -5,6 +5,8 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+use crate::lexicon;
+
 static JOURNAL_ABBREV_RE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
         r"^(?:(?:\p{Lu}[\p{L}&]*\s*\.\s*,?\s*){1,7}(?:\p{Lu}\s*)?,?\s*\(?\p{Lu}?\d|\p{Lu}[\p{L}&]{1,8},?\s+\p{Lu}?\d+\p{Lu}?\s*[,(:]|(?:\p{Lu}[\p{L}]*\s*\.?\s*){0,3}(?:Lett|Rev|Phys|Chem|Math|Sci|Res|Soc|Ser|Proc|Astron|Astrophys|Nucl|Mater|Mech|Biol|Med|Eng|Opt|Acta|Ann|Appl|Comput|Stat|Geophys|Geol|Trans|Electr|Dev|Conf|Int|Natl|Acad|Rep|Commun|Phil|Mag|Bull|Zh|Zeit|Jpn|Eur)\s*\.)",
@@ -12,11 +14,11 @@ static JOURNAL_ABBREV_RE: LazyLock<Regex> = LazyLock::new(|| {
     .unwrap_or_else(|e| unreachable!("{e}"))
 });
 
-/// Words after which a full stop does not end the title.
-const ABBREVIATIONS: &[&str] = &[
-    "vs", "v", "eg", "e.g", "ie", "i.e", "etc", "al", "st", "dr", "mr", "mrs", "ms", "no", "nos",
-    "vol", "fig", "figs", "pp", "p", "ed", "eds", "inc", "ltd", "co", "jr", "sr", "u.s", "u.k",
-    "ca", "approx", "cf", "sp", "spp", "var", "subsp", "ssp", "nov", "comb", "gen", "prof", "mt",
+/// Words after which a full stop does not end the title, besides the shared
+/// [`lexicon::ABBREVIATIONS`]: "etc.", "no.", "Inc.", "U.S.", taxonomic "sp. nov.".
+const TITLE_ABBREVIATIONS: &[&str] = &[
+    "v", "eg", "ie", "etc", "no", "nos", "p", "inc", "ltd", "co", "u.s", "u.k", "sp", "spp", "var",
+    "subsp", "ssp", "nov", "comb",
 ];
 
 /// True when `s` opens with an abbreviated journal name and a volume, as in physics and
@@ -96,7 +98,11 @@ pub fn title_end(s: &str, p: usize, comma_style: bool) -> (usize, usize) {
                     let prev = previous_word(s, i);
                     let initial = prev.chars().count() == 1 && prev.chars().all(char::is_uppercase);
                     let word = prev.to_lowercase();
-                    if initial || ABBREVIATIONS.contains(&word.trim_end_matches('.')) {
+                    let word = word.trim_end_matches('.');
+                    if initial
+                        || lexicon::is_abbreviation(word)
+                        || TITLE_ABBREVIATIONS.contains(&word)
+                    {
                         continue;
                     }
                 }

@@ -2,8 +2,8 @@
 
 use crate::args::{ExtractArgs, ExtractFormat};
 use crate::exit::{Code, Failure};
-use kerai_core::convert::{self, Limits, SourceType};
-use kerai_core::{crawl::charset, html, tokens, ResourceError};
+use kerai_core::convert::{self, Limits};
+use kerai_core::{tokens, ResourceError};
 use serde_json::{json, Value};
 use std::path::Path;
 
@@ -59,34 +59,27 @@ pub fn extract_file(path: &Path, base_url: Option<&str>) -> Result<Value, Resour
     let bytes = std::fs::read(path).map_err(|e| {
         ResourceError::new(kerai_core::ErrorKind::Unreachable, &name, e.to_string())
     })?;
-    let kind = convert::sniff(&bytes, &name, None).ok_or_else(|| {
-        ResourceError::corrupt(
-            &name,
-            "unrecognised format: not HTML, PDF, DOCX, XLSX, EPUB, TXT or MD",
-        )
-    })?;
-    if kind == SourceType::Html {
-        let (text, charset_used) = charset::decode_html(&bytes, None);
-        let base = base_url
-            .map(str::to_string)
-            .unwrap_or_else(|| format!("file://{}", absolute(path)));
-        let ex = html::to_markdown(&text, &base);
-        let structured = html::extract_structured(&text);
+    // Links in a page resolve against --base-url, else the file's own file:// URL.
+    let base = base_url
+        .map(str::to_string)
+        .unwrap_or_else(|| format!("file://{}", absolute(path)));
+    let c = convert::convert_with_base(&bytes, &name, &base, None, &Limits::default())?;
+    let m = &c.metadata;
+    let tokens = tokens::count_tokens(&c.markdown);
+    if let Some(page) = &c.html {
         return Ok(json!({
-            "file": name, "source_type": "html", "title": ex.title, "language": ex.language, "charset": charset_used,
-            "markdown": ex.markdown, "text": ex.text, "tokens": tokens::count_tokens(&ex.markdown),
-            "blocks": ex.blocks, "links": ex.links, "structured": structured,
+            "file": name, "source_type": c.source_type.as_str(), "title": m.title, "language": m.language, "charset": page.charset,
+            "markdown": c.markdown, "text": page.text, "tokens": tokens,
+            "blocks": page.blocks, "links": page.links, "structured": page.structured,
         }));
     }
-    let c = convert::convert(&bytes, &name, None, &Limits::default())?;
-    let m = &c.metadata;
     Ok(json!({
         "file": name, "source_type": c.source_type.as_str(), "title": m.title,
         "metadata": {
             "author": m.author, "created": m.created, "modified": m.modified, "version_hint": m.version_hint,
             "language": m.language, "page_count": m.page_count, "sheet_count": m.sheet_count, "word_count": m.word_count,
         },
-        "markdown": c.markdown, "text": plain(&c.markdown), "tokens": tokens::count_tokens(&c.markdown),
+        "markdown": c.markdown, "text": plain(&c.markdown), "tokens": tokens,
         "warnings": c.warnings,
     }))
 }

@@ -1,8 +1,7 @@
 //! Fetched bytes into what the database stores: the source type, clean markdown, metadata,
 //! the content hash that decides new / updated / unchanged, and the links to follow.
 
-use kerai_core::convert::{self, Limits, SourceType};
-use kerai_core::crawl::charset;
+use kerai_core::convert::{self, Converted, Limits};
 use kerai_core::html::{self, Link};
 use kerai_core::ResourceError;
 use serde_json::{json, Map, Value};
@@ -26,6 +25,8 @@ pub fn process(
     wanted: &dyn Fn(&str) -> bool,
     limits: &Limits,
 ) -> Result<Processed, ResourceError> {
+    // The target's file_types are checked before anything is parsed (an unwanted PDF is not
+    // converted only to be dropped); convert() sniffs the same way.
     let kind = convert::sniff(bytes, url, content_type).ok_or_else(|| {
         ResourceError::corrupt(
             url,
@@ -42,43 +43,48 @@ pub fn process(
             format!("{name} is not in the target's file_types"),
         ));
     }
-    if kind == SourceType::Html {
-        let (text, charset_used) = charset::decode_html(bytes, content_type);
-        let ex = html::to_markdown(&text, url);
-        let structured = html::extract_structured(&text);
-        let mut metadata = Map::new();
-        if let Some(t) = &ex.title {
+    let Converted {
+        markdown,
+        source_type,
+        metadata: m,
+        warnings,
+        html: page,
+    } = convert::convert(bytes, url, content_type, limits)?;
+    let mut metadata = Map::new();
+    if let Some(page) = page {
+        if let Some(t) = &m.title {
             metadata.insert("title".into(), json!(t));
         }
-        if let Some(l) = &ex.language {
+        if let Some(l) = &m.language {
             metadata.insert("language".into(), json!(l));
         }
-        metadata.insert("charset".into(), json!(charset_used));
-        if let Some(a) = structured.meta.get("author") {
+        metadata.insert("charset".into(), json!(page.charset));
+        if let Some(a) = &m.author {
             metadata.insert("author".into(), json!(a));
         }
+        let structured = &page.structured;
         if let Some(d) = structured.meta.get("description") {
             metadata.insert("description".into(), json!(d));
         }
         if let Some(c) = &structured.canonical {
             metadata.insert("canonical".into(), json!(c));
         }
-        if let Some(lic) = license_of(&structured) {
+        if let Some(lic) = license_of(structured) {
             metadata.insert("license".into(), json!(lic));
         }
         metadata.insert(
             "structured".into(),
-            serde_json::to_value(&structured).unwrap_or(Value::Null),
+            serde_json::to_value(structured).unwrap_or(Value::Null),
         );
-        if ex.truncated {
+        if page.truncated {
             metadata.insert("truncated".into(), json!(true));
         }
-        let content_hash = text_hash(&ex.text);
+        let text = page.decoded;
         return Ok(Processed {
-            source_type: "html",
-            markdown: ex.markdown,
+            source_type: source_type.as_str(),
+            markdown,
             metadata,
-            links: ex.links,
+            links: page.links,
             // Kept whole (the database moves HTML over 1 MB out of line, kerai.blobs), but for
             // NUL characters, which Postgres text cannot hold and HTML parsing ignores.
             raw_html: Some(if text.contains('\0') {
@@ -86,12 +92,10 @@ pub fn process(
             } else {
                 text
             }),
-            content_hash,
+            // HTML hashes the extracted plain text (main content), other formats their markdown.
+            content_hash: text_hash(&page.text),
         });
     }
-    let c = convert::convert(bytes, url, content_type, limits)?;
-    let m = &c.metadata;
-    let mut metadata = Map::new();
     for (k, v) in [
         ("title", &m.title),
         ("author", &m.author),
@@ -111,13 +115,13 @@ pub fn process(
         metadata.insert("sheet_count".into(), json!(s));
     }
     metadata.insert("word_count".into(), json!(m.word_count));
-    if !c.warnings.is_empty() {
-        metadata.insert("warnings".into(), json!(c.warnings));
+    if !warnings.is_empty() {
+        metadata.insert("warnings".into(), json!(warnings));
     }
     Ok(Processed {
-        source_type: c.source_type.as_str(),
-        content_hash: text_hash(&c.markdown),
-        markdown: c.markdown,
+        source_type: source_type.as_str(),
+        content_hash: text_hash(&markdown),
+        markdown,
         metadata,
         links: Vec::new(),
         raw_html: None,

@@ -1,10 +1,10 @@
 //! Entities that are names: people, organisations, places and products.
 
-use super::lexicon::{
-    AMBIGUOUS_PLACES, FIRST_NAMES, LEADING_NON_NAMES, MONTHS, NOT_PLACES, ORG_HEADS, ORG_SUFFIXES,
-    PLACES, TITLES,
-};
 use super::{Candidate, EntityKind};
+use crate::lexicon::{
+    self, alternation, is_month_or_abbreviation, is_org_suffix, is_season, is_weekday,
+    AMBIGUOUS_PLACES, FIRST_NAMES, ORG_HEADS, PLACES, STRONG_TITLES, TITLES,
+};
 use regex::Regex;
 use std::sync::LazyLock;
 
@@ -18,28 +18,87 @@ const PARTICLE: &str = r"(?:de|da|del|della|di|du|van|von|der|den|la|le|bin|ibn|
 /// A trailing dot only on short abbreviations ("St.", "Co."), never on a sentence's last word.
 const CAPWORD: &str = r"(?:\p{Lu}[\p{L}\p{N}'’&-]*|\p{Lu}\p{Ll}{0,2}\.|\d+\p{Lu}\p{L}*)";
 
-/// Titles that only ever come before a person's name.
-const STRONG_TITLES: &[&str] = &[
-    "Dr",
-    "Prof",
-    "Professor",
-    "Mr",
-    "Mrs",
-    "Ms",
-    "Mx",
-    "Miss",
-    "Sir",
-    "Dame",
-    "Rev",
-    "Revd",
+/// Words that look like the start of a name at the beginning of a sentence but are not.
+const LEADING_NON_NAMES: &[&str] = &[
+    "The", "A", "An", "In", "At", "On", "Since", "From", "By", "For", "Our", "Its", "Their", "His",
+    "Her", "This", "That", "These", "Those", "When", "While", "If", "After", "Before", "During",
+    "And", "But", "Or", "With", "Both", "Each", "Every", "New", "Dear", "About", "Visit",
+    "Contact", "Join", "See", "Read", "Welcome", "Under", "Through", "Into", "Only",
 ];
 
-fn alternation(words: &[&str]) -> String {
-    let mut w: Vec<&str> = words.to_vec();
-    w.sort_by_key(|s| std::cmp::Reverse(s.len()));
-    let parts: Vec<String> = w.iter().map(|s| regex::escape(s)).collect();
-    format!("(?:{})", parts.join("|"))
-}
+/// Capitalised words that follow "in" without being places (besides months, weekdays,
+/// seasons, given names and organisation words, which come from [`crate::lexicon`]).
+const NOT_PLACES: &[&str] = &[
+    "The",
+    "A",
+    "An",
+    "This",
+    "That",
+    "These",
+    "Those",
+    "Figure",
+    "Fig",
+    "Table",
+    "Section",
+    "Chapter",
+    "Appendix",
+    "Part",
+    "Volume",
+    "Vol",
+    "Issue",
+    "Step",
+    "Phase",
+    "Stage",
+    "English",
+    "French",
+    "German",
+    "Spanish",
+    "Italian",
+    "Chinese",
+    "Japanese",
+    "Latin",
+    "Greek",
+    "Arabic",
+    "Nature",
+    "Science",
+    "Cell",
+    "Journal",
+    "Proceedings",
+    "Practice",
+    "Theory",
+    "Action",
+    "Addition",
+    "Contrast",
+    "General",
+    "Particular",
+    "Total",
+    "Summary",
+    "Conclusion",
+    "Brief",
+    "Short",
+    "Response",
+    "Order",
+    "Fact",
+    "Turn",
+    "Time",
+    "Future",
+    "Python",
+    "Rust",
+    "Java",
+    "JavaScript",
+    "Excel",
+    "Word",
+    "PDF",
+    "HTML",
+    "Markdown",
+    "Google",
+    "Windows",
+    "Linux",
+    "Mind",
+    "Brain",
+    "Behavior",
+    "Behaviour",
+];
 
 struct NameRules {
     titled: Regex,
@@ -59,7 +118,7 @@ struct NameRules {
 static RULES: LazyLock<NameRules> = LazyLock::new(|| {
     let titles = alternation(TITLES);
     let firsts = alternation(FIRST_NAMES);
-    let suffixes = alternation(ORG_SUFFIXES);
+    let suffixes = alternation(lexicon::org_suffixes());
     let heads = alternation(ORG_HEADS);
     let places = alternation(PLACES);
     let person_tail = format!(
@@ -97,6 +156,12 @@ static RULES: LazyLock<NameRules> = LazyLock::new(|| {
         )),
     }
 });
+
+/// A capitalised word that follows "in" without being a place: [`NOT_PLACES`], a weekday or a
+/// season.
+fn is_not_place(word: &str) -> bool {
+    NOT_PLACES.contains(&word) || is_weekday(word) || is_season(word)
+}
 
 /// Drop leading words that start sentences but not names ("The", "Since").
 fn trim_leading(text: &str, start: usize, end: usize) -> usize {
@@ -137,7 +202,7 @@ pub(super) fn propose(text: &str, out: &mut Vec<Candidate>) {
     }
     for m in r.first_last.find_iter(text) {
         let last_word = m.as_str().rsplit(char::is_whitespace).next().unwrap_or("");
-        if ORG_SUFFIXES.contains(&last_word) || MONTHS.contains(&last_word) {
+        if is_org_suffix(last_word) || is_month_or_abbreviation(last_word) {
             continue;
         }
         push(out, m.start(), m.end(), EntityKind::Person, 0.75);
@@ -150,14 +215,14 @@ pub(super) fn propose(text: &str, out: &mut Vec<Candidate>) {
     // Reference lists: "Friston, K.", "Bell, G. S."
     for m in r.apa.find_iter(text) {
         let surname = m.as_str().split(',').next().unwrap_or("");
-        if !LEADING_NON_NAMES.contains(&surname) && !MONTHS.contains(&surname) {
+        if !LEADING_NON_NAMES.contains(&surname) && !is_month_or_abbreviation(surname) {
             push(out, m.start(), m.end(), EntityKind::Person, 0.6);
         }
     }
     for m in r.cited.find_iter(text) {
         let name_end = m.start() + m.as_str().find(" (").unwrap_or(0);
         let word = &text[m.start()..name_end];
-        if !LEADING_NON_NAMES.contains(&word) && !MONTHS.contains(&word) {
+        if !LEADING_NON_NAMES.contains(&word) && !is_month_or_abbreviation(word) {
             push(out, m.start(), name_end, EntityKind::Person, 0.55);
         }
     }
@@ -189,7 +254,7 @@ pub(super) fn propose(text: &str, out: &mut Vec<Candidate>) {
     }
     for c in r.place_cue.captures_iter(text) {
         let g = c.get(1).expect("group 1");
-        if !NOT_PLACES.contains(&g.as_str()) && !MONTHS.contains(&g.as_str()) {
+        if !is_not_place(g.as_str()) && !is_month_or_abbreviation(g.as_str()) {
             push(out, g.start(), g.end(), EntityKind::Location, 0.7);
         }
     }
@@ -208,11 +273,11 @@ pub(super) fn propose(text: &str, out: &mut Vec<Candidate>) {
         ]
         .iter()
         .any(|s| w.ends_with(s));
-        if !NOT_PLACES.contains(&w)
+        if !is_not_place(w)
             && !abstract_noun
-            && !MONTHS.contains(&w)
+            && !is_month_or_abbreviation(w)
             && !FIRST_NAMES.contains(&w)
-            && !ORG_SUFFIXES.contains(&w)
+            && !is_org_suffix(w)
             && !next_capital
         {
             push(out, g.start(), g.end(), EntityKind::Location, 0.45);

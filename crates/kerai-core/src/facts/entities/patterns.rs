@@ -1,15 +1,14 @@
 //! Entities with a fixed shape: e-mail addresses, URLs, identifiers, dates, money, numbers.
 
 use super::{Candidate, EntityKind};
+use crate::lexicon::{alternation, is_season, MONTHS, MONTH_ABBREVIATIONS, WEEKDAYS};
 use regex::Regex;
 use std::sync::LazyLock;
 
 /// Space inside an entity: spaces, or one line break (never a blank line).
 const SP: &str = r"(?:[ \t\u{00A0}]+|[ \t]*\n[ \t]*)";
-const MONTH: &str = r"(?:January|February|March|April|May|June|July|August|September|October|November|December|Jan\.?|Feb\.?|Mar\.?|Apr\.?|Jun\.?|Jul\.?|Aug\.?|Sept?\.?|Oct\.?|Nov\.?|Dec\.?)";
 const DAY: &str = r"(?:[12]\d|3[01]|0?[1-9])(?:st|nd|rd|th)?";
 const YEAR: &str = r"(?:1[0-9]\d\d|20\d\d|21\d\d)";
-const WEEKDAY: &str = r"(?:(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day,?[ \t]+)?";
 /// A number: 1,234,567.89 / 12 000 / 4.2 / 1998.
 const NUM: &str = r"(?:\d{1,3}(?:[,\u{00A0}\u{202F} ]\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)";
 const SCALE: &str = r"(?:[ \u{00A0}]?(?:million|billion|trillion|thousand|bn|mn|m|k|M|B|K)\b)?";
@@ -34,6 +33,16 @@ fn rule(pattern: &str, kind: EntityKind, confidence: f32) -> Rule {
 
 static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
     use EntityKind::*;
+    // A month name, or an abbreviation with an optional full stop ("Sept.", "Jan").
+    let month = format!(
+        r"(?:{}|{}\.?)",
+        alternation(MONTHS),
+        alternation(MONTH_ABBREVIATIONS)
+    );
+    let month = month.as_str();
+    // An optional weekday before a date ("Wednesday, ").
+    let weekday = format!(r"(?:{},?[ \t]+)?", alternation(WEEKDAYS));
+    let weekday = weekday.as_str();
     vec![
         rule(
             r"\b[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}\b",
@@ -58,18 +67,18 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             0.95,
         ),
         rule(
-            &format!(r"\b{WEEKDAY}{DAY}(?:{SP}of)?{SP}{MONTH},?{SP}{YEAR}\b"),
+            &format!(r"\b{weekday}{DAY}(?:{SP}of)?{SP}{month},?{SP}{YEAR}\b"),
             Date,
             0.95,
         ),
         rule(
-            &format!(r"\b{WEEKDAY}{MONTH}{SP}{DAY},?{SP}{YEAR}\b"),
+            &format!(r"\b{weekday}{month}{SP}{DAY},?{SP}{YEAR}\b"),
             Date,
             0.95,
         ),
-        rule(&format!(r"\b{MONTH}{SP}{YEAR}\b"), Date, 0.9),
-        rule(&format!(r"\b{DAY}{SP}{MONTH}\b"), Date, 0.7),
-        rule(&format!(r"\b{MONTH}{SP}{DAY}\b"), Date, 0.65),
+        rule(&format!(r"\b{month}{SP}{YEAR}\b"), Date, 0.9),
+        rule(&format!(r"\b{DAY}{SP}{month}\b"), Date, 0.7),
+        rule(&format!(r"\b{month}{SP}{DAY}\b"), Date, 0.65),
         rule(
             r"\b\d{4}/(?:0?[1-9]|1[0-2])/(?:0?[1-9]|[12]\d|3[01])\b",
             Date,
@@ -134,11 +143,11 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
 static YEAR_RE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"\b(?:1[5-9]|20)\d\d(?:s|[a-e])?\b").expect("year pattern"));
 
-/// Words before a bare year that make it a date ("in 1998", "since 2019").
+/// Words before a bare year that make it a date ("in 1998", "since 2019"); so do seasons
+/// ("spring 2019").
 const YEAR_CUES: &[&str] = &[
     "in", "since", "from", "until", "till", "by", "before", "after", "during", "of", "to",
-    "between", "and", "circa", "c.", "ca.", "around", "early", "late", "mid", "year", "spring",
-    "summer", "autumn", "winter", "fall", "for", "the",
+    "between", "and", "circa", "c.", "ca.", "around", "early", "late", "mid", "year", "for", "the",
 ];
 
 pub(super) fn propose(text: &str, out: &mut Vec<Candidate>) {
@@ -163,7 +172,7 @@ pub(super) fn propose(text: &str, out: &mut Vec<Candidate>) {
         let in_brackets = before.ends_with('(')
             || (before.ends_with(',') && after.starts_with([')', ';']))
             || after.starts_with(')');
-        let confidence = if YEAR_CUES.contains(&prev_word.as_str()) {
+        let confidence = if YEAR_CUES.contains(&prev_word.as_str()) || is_season(&prev_word) {
             0.8
         } else if in_brackets || m.as_str().ends_with('s') {
             0.75

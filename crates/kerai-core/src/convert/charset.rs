@@ -1,4 +1,5 @@
-//! Decoding fetched HTML to text: which character encoding to trust.
+//! Decoding fetched HTML to text: which character encoding to trust ([`super::convert`] decodes
+//! every HTML page with [`decode_html`]).
 //!
 //! Order: byte-order mark > HTTP `charset` > `<meta charset>` / `<meta http-equiv>` (prescan
 //! of the first [`PRESCAN_BYTES`]) > valid UTF-8 > chardetng's guess.

@@ -1,0 +1,38 @@
+//! HTML pages: the encoding decided by [`super::charset::decode_html`], the main content by the
+//! HTML extractor ([`crate::html::to_markdown`]), the structured data by
+//! [`crate::html::extract_structured`]. Never fails: any bytes make some page.
+
+use super::charset::decode_html;
+use super::{Converted, DocMeta, HtmlParts, SourceType};
+use crate::html;
+
+/// Converts an HTML page fetched from `base_url` (links are resolved against it).
+pub(crate) fn convert(bytes: &[u8], base_url: &str, content_type: Option<&str>) -> Converted {
+    let (decoded, charset) = decode_html(bytes, content_type);
+    let ex = html::to_markdown(&decoded, base_url);
+    let structured = html::extract_structured(&decoded);
+    let mut warnings = Vec::new();
+    if ex.truncated {
+        warnings.push("page larger than the HTML parser's limits: the rest was cut".to_string());
+    }
+    Converted {
+        markdown: ex.markdown,
+        source_type: SourceType::Html,
+        metadata: DocMeta {
+            title: ex.title,
+            author: structured.meta.get("author").cloned(),
+            language: ex.language,
+            ..DocMeta::default()
+        },
+        warnings,
+        html: Some(HtmlParts {
+            decoded,
+            charset,
+            text: ex.text,
+            links: ex.links,
+            blocks: ex.blocks,
+            structured,
+            truncated: ex.truncated,
+        }),
+    }
+}
