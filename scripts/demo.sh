@@ -84,4 +84,6 @@ say "an answer with its sources (extractive: no chat model is configured; see do
 say "claims found without a language model"
 psql "$DATABASE_URL" -X -q -P pager=off -c "select source, left(statement, 70) as statement, round(confidence::numeric, 2) as confidence
   from kerai.claims order by source, confidence desc, statement limit 8"
+say "the corpus as a page: kerai report --html ${KERAI_STATE}/report.html (open it in a browser)"
+"$kerai" report --html "${KERAI_STATE}/report.html"
 say "demo ready: make psql (SQL), make dburl (connection string), make demo-stop (stop everything)"

@@ -1,172 +1,272 @@
--- The citation frontier: one row of state per reference node, the state machine that moves
--- it, and the log of every move.
+-- Reference extraction: citations hit in a document's text become deduplicated reference
+-- nodes, linked from the citing nodes by cites edges.
 
-CREATE TABLE kerai.reference_states (
-    state       text PRIMARY KEY,
-    terminal    boolean NOT NULL,
-    description text NOT NULL
-);
-COMMENT ON TABLE kerai.reference_states IS
-    'The states of a reference (state, terminal, description): unresolved, searching, found, fetching, '
-    'converting, ingesting, resolved, not_found, skipped, failed; resolved, not_found and skipped are terminal. '
-    'kerai.reference_moves lists the legal moves between them.';
-INSERT INTO kerai.reference_states VALUES
-    ('unresolved', false, 'found in a document, not yet looked for'),
-    ('searching',  false, 'claimed: the fetcher is looking for an open copy'),
-    ('found',      false, 'an open copy was found'),
-    ('fetching',   false, 'the copy is being downloaded'),
-    ('converting', false, 'the copy is being converted to markdown'),
-    ('ingesting',  false, 'the markdown waits to be ingested by kerai.crawl_cycle()'),
-    ('resolved',   true,  'ingested and linked by a resolves_to edge'),
-    ('not_found',  true,  'no public copy is available'),
-    ('skipped',    true,  'excluded by policy (license, size, content type, depth, score)'),
-    ('failed',     false, 'a fetch or conversion error; retried after next_retry_after');
-
-CREATE TABLE kerai.reference_moves (
-    from_state text NOT NULL REFERENCES kerai.reference_states (state),
-    to_state   text NOT NULL REFERENCES kerai.reference_states (state),
-    PRIMARY KEY (from_state, to_state)
-);
-COMMENT ON TABLE kerai.reference_moves IS 'The legal transitions of kerai.transition().';
-INSERT INTO kerai.reference_moves VALUES
-    ('unresolved', 'searching'), ('unresolved', 'skipped'), ('unresolved', 'resolved'),
-    ('searching', 'found'), ('searching', 'not_found'), ('searching', 'skipped'), ('searching', 'failed'),
-    ('searching', 'resolved'),
-    ('found', 'fetching'), ('found', 'not_found'), ('found', 'skipped'), ('found', 'failed'),
-    ('fetching', 'converting'), ('fetching', 'not_found'), ('fetching', 'skipped'), ('fetching', 'failed'),
-    ('converting', 'ingesting'), ('converting', 'skipped'), ('converting', 'failed'),
-    ('ingesting', 'resolved'), ('ingesting', 'failed'),
-    ('failed', 'searching'), ('failed', 'unresolved'),
-    ('not_found', 'unresolved'), ('skipped', 'unresolved');
-
-CREATE TABLE kerai.reference_state (
-    node_id          uuid PRIMARY KEY REFERENCES kerai.nodes (id) ON DELETE CASCADE,
-    ref_type         text NOT NULL
-        CHECK (ref_type IN ('url', 'doi', 'arxiv', 'author_year', 'bibliography', 'concept')),
-    status           text NOT NULL DEFAULT 'unresolved' REFERENCES kerai.reference_states (state),
-    doi              text,
-    url              text,
-    arxiv            text,
-    ay_key           text,
-    title_norm       text,
-    year             integer,
-    first_author     text,
-    cite_count       integer NOT NULL DEFAULT 0,
-    chain_depth      integer NOT NULL DEFAULT 0,
-    chain_root       uuid,
-    first_seen_in    uuid,
-    score            float8,
-    score_terms      jsonb,
-    score_dirty      boolean NOT NULL DEFAULT true,
-    retries          integer NOT NULL DEFAULT 0,
-    next_retry_after timestamptz,
-    last_error       text,
-    resolved_doc     uuid REFERENCES kerai.nodes (id) ON DELETE SET NULL,
-    resolved_at      timestamptz,
-    created_at       timestamptz NOT NULL DEFAULT now(),
-    updated_at       timestamptz NOT NULL DEFAULT now()
-);
-COMMENT ON TABLE kerai.reference_state IS
-    'Crawl state of each reference node: identity keys for deduplication, cite_count, chain '
-    'depth, the maintained score and its terms, retries and backoff.';
-
-CREATE UNIQUE INDEX reference_state_doi_idx ON kerai.reference_state (doi) WHERE doi IS NOT NULL;
-CREATE UNIQUE INDEX reference_state_arxiv_idx ON kerai.reference_state (arxiv) WHERE arxiv IS NOT NULL;
-CREATE INDEX reference_state_url_idx ON kerai.reference_state (url) WHERE url IS NOT NULL;
-CREATE INDEX reference_state_ay_key_idx ON kerai.reference_state (ay_key) WHERE ay_key IS NOT NULL;
-CREATE INDEX reference_state_first_author_idx ON kerai.reference_state (first_author) WHERE first_author IS NOT NULL;
-CREATE INDEX reference_state_title_trgm_idx ON kerai.reference_state USING gin (title_norm gin_trgm_ops)
-    WHERE title_norm IS NOT NULL;
--- The frontier: eligible references by score (kerai.frontier, kerai.crawl_cycle).
-CREATE INDEX reference_state_frontier_idx ON kerai.reference_state (score DESC NULLS LAST, node_id)
-    WHERE status IN ('unresolved', 'failed');
-CREATE INDEX reference_state_dirty_idx ON kerai.reference_state (node_id) WHERE score_dirty;
-CREATE INDEX reference_state_resolved_at_idx ON kerai.reference_state (resolved_at) WHERE resolved_at IS NOT NULL;
-
-CREATE TABLE kerai.reference_transitions (
-    id         bigserial PRIMARY KEY,
-    node_id    uuid NOT NULL REFERENCES kerai.nodes (id) ON DELETE CASCADE,
-    from_state text NOT NULL,
-    to_state   text NOT NULL,
-    info       jsonb NOT NULL DEFAULT '{}'::jsonb,
-    at         timestamptz NOT NULL DEFAULT clock_timestamp()
-);
-CREATE INDEX reference_transitions_node_idx ON kerai.reference_transitions (node_id, id);
-COMMENT ON TABLE kerai.reference_transitions IS 'Every state change of every reference, with when and why.';
-
--- Reference status counters for the dashboard (see counters.sql).
-CREATE FUNCTION kerai._count_reference_states() RETURNS trigger
+-- cite_count is the number of cites edges into a reference, kept by this trigger whoever
+-- writes or deletes edges (a deleted document takes its edges, and its counts, with it).
+CREATE FUNCTION kerai._count_cites() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN
     IF TG_OP = 'INSERT' THEN
-        INSERT INTO kerai.counter_deltas (name, delta)
-        SELECT 'references:' || status, count(*) FROM new_rows GROUP BY status;
-    ELSIF TG_OP = 'DELETE' THEN
-        INSERT INTO kerai.counter_deltas (name, delta)
-        SELECT 'references:' || status, -count(*) FROM old_rows GROUP BY status;
+        UPDATE kerai.reference_state rs
+           SET cite_count = rs.cite_count + c.n, score_dirty = true
+          FROM (SELECT target_id, count(*) AS n FROM new_rows WHERE relation = 'cites' GROUP BY target_id) c
+         WHERE rs.node_id = c.target_id;
     ELSE
-        INSERT INTO kerai.counter_deltas (name, delta)
-        SELECT name, sum(d) FROM (
-            SELECT 'references:' || o.status AS name, -1 AS d
-              FROM old_rows o JOIN new_rows n USING (node_id) WHERE o.status <> n.status
-            UNION ALL
-            SELECT 'references:' || n.status, 1
-              FROM old_rows o JOIN new_rows n USING (node_id) WHERE o.status <> n.status
-        ) x GROUP BY name HAVING sum(d) <> 0;
+        UPDATE kerai.reference_state rs
+           SET cite_count = greatest(rs.cite_count - c.n, 0), score_dirty = true
+          FROM (SELECT target_id, count(*) AS n FROM old_rows WHERE relation = 'cites' GROUP BY target_id) c
+         WHERE rs.node_id = c.target_id;
     END IF;
     RETURN NULL;
 END
 $$;
-CREATE TRIGGER reference_state_count_insert AFTER INSERT ON kerai.reference_state
-    REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION kerai._count_reference_states();
-CREATE TRIGGER reference_state_count_delete AFTER DELETE ON kerai.reference_state
-    REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION kerai._count_reference_states();
-CREATE TRIGGER reference_state_count_update AFTER UPDATE ON kerai.reference_state
-    REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
-    FOR EACH STATEMENT EXECUTE FUNCTION kerai._count_reference_states();
+CREATE TRIGGER edges_count_cites_insert AFTER INSERT ON kerai.edges
+    REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION kerai._count_cites();
+CREATE TRIGGER edges_count_cites_delete AFTER DELETE ON kerai.edges
+    REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION kerai._count_cites();
 
--- Documents waiting for kerai.extract_references (filled by kerai.parse_markdown).
-CREATE TABLE kerai.extraction_queue (
-    document_id uuid PRIMARY KEY REFERENCES kerai.nodes (id) ON DELETE CASCADE,
-    queued_at   timestamptz NOT NULL DEFAULT now()
-);
-COMMENT ON TABLE kerai.extraction_queue IS
-    'Documents waiting for kerai.extract_references (document_id, queued_at): filled by kerai.parse_markdown, '
-    'worked off by kerai.crawl_cycle (oldest first) or by a direct call of extract_references.';
+-- A URL in kerai's normal form (kerai.normalize_url), and the same with or without a trailing
+-- slash when it has a path and no query: the forms one page is cited in. NULL for NULL; a
+-- string that is not an http(s) URL is kept as it is. (plpgsql: normalize_url is a Rust
+-- function made after this file.)
+CREATE FUNCTION kerai._url_variants(url text) RETURNS text[]
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $$
+DECLARE
+    n text;
+BEGIN
+    IF url IS NULL OR btrim(url) = '' THEN
+        RETURN NULL;
+    END IF;
+    n := coalesce(kerai.normalize_url(btrim(url)), btrim(url));
+    IF n !~ '^https?://[^/]+/.+' OR position('?' IN n) > 0 THEN
+        RETURN ARRAY[n];
+    ELSIF right(n, 1) = '/' THEN
+        RETURN ARRAY[n, left(n, -1)];
+    END IF;
+    RETURN ARRAY[n, n || '/'];
+END
+$$;
 
--- The work queue between kerai.crawl_cycle() (which claims references) and the fetcher
--- (which finds, fetches and converts them, and deposits markdown for the next cycle).
-CREATE TABLE kerai.crawl_queue (
-    id           bigserial PRIMARY KEY,
-    node_id      uuid NOT NULL REFERENCES kerai.nodes (id) ON DELETE CASCADE,
-    agent_id     uuid REFERENCES kerai.agents (id) ON DELETE SET NULL,
-    status       text NOT NULL DEFAULT 'pending'
-        CHECK (status IN ('pending', 'leased', 'deposited', 'done', 'failed')),
-    request      jsonb NOT NULL,
-    leased_by    text,
-    lease_until  timestamptz,
-    attempts     integer NOT NULL DEFAULT 0,
-    markdown     text,
-    result       jsonb,
-    error        text,
-    created_at   timestamptz NOT NULL DEFAULT now(),
-    updated_at   timestamptz NOT NULL DEFAULT now()
-);
-CREATE UNIQUE INDEX crawl_queue_one_open_per_reference_idx ON kerai.crawl_queue (node_id)
-    WHERE status IN ('pending', 'leased', 'deposited');
-CREATE INDEX crawl_queue_pending_idx ON kerai.crawl_queue (id) WHERE status IN ('pending', 'leased');
-CREATE INDEX crawl_queue_deposited_idx ON kerai.crawl_queue (id) WHERE status = 'deposited';
-COMMENT ON TABLE kerai.crawl_queue IS
-    'Work handed to the fetcher: pending -> leased (with lease_until) -> deposited (markdown) -> done, or failed.';
+-- Find the reference a citation denotes, or make it. Lookup order: DOI, arXiv id, normalised
+-- URL (kerai._url_variants: fragment, default port, tracking parameters, case of scheme and
+-- host, trailing slash do not matter), title (trigram similarity >= 0.8, same year when both
+-- have one), author-year key, concept term. A match learns what the new citation knows and
+-- takes the shallower chain.
+CREATE FUNCTION kerai._upsert_reference(
+    ref_type text, content text, fields jsonb, seen_in uuid, depth integer, root uuid
+) RETURNS uuid
+LANGUAGE plpgsql AS $$
+#variable_conflict use_variable
+DECLARE
+    v_doi   text := nullif(lower(btrim(fields->>'doi')), '');
+    v_arxiv text := nullif(btrim(fields->>'arxiv'), '');
+    v_urls  text[] := kerai._url_variants(fields->>'url');
+    v_url   text := v_urls[1];
+    v_ay    text := nullif(fields->>'ay_key', '');
+    v_title text := nullif(kerai.normalize_title(coalesce(fields->>'title', CASE WHEN ref_type = 'concept' THEN content END)), '');
+    v_year  integer := CASE WHEN fields->>'year' ~ '^\d{4}$' THEN (fields->>'year')::integer END;
+    v_first text := nullif(kerai.family_key(coalesce(fields->'authors'->0->>'family', fields->'authors'->>0, '')), '');
+    hit   uuid;
+BEGIN
+    FOR attempt IN 1..3 LOOP
+        hit := NULL;
+        IF v_doi IS NOT NULL THEN
+            SELECT rs.node_id INTO hit FROM kerai.reference_state rs WHERE rs.doi = v_doi;
+        END IF;
+        IF hit IS NULL AND v_arxiv IS NOT NULL THEN
+            SELECT rs.node_id INTO hit FROM kerai.reference_state rs WHERE rs.arxiv = v_arxiv;
+        END IF;
+        IF hit IS NULL AND v_url IS NOT NULL THEN
+            SELECT rs.node_id INTO hit FROM kerai.reference_state rs WHERE rs.url = ANY (v_urls)
+             ORDER BY rs.created_at LIMIT 1;
+        END IF;
+        IF hit IS NULL AND v_title IS NOT NULL AND ref_type = 'concept' THEN
+            SELECT rs.node_id INTO hit FROM kerai.reference_state rs
+             WHERE rs.ref_type = 'concept' AND rs.title_norm = v_title LIMIT 1;
+        ELSIF hit IS NULL AND v_title IS NOT NULL AND length(v_title) >= 12 THEN
+            SELECT rs.node_id INTO hit FROM kerai.reference_state rs
+             WHERE rs.ref_type <> 'concept' AND rs.title_norm % v_title
+               AND similarity(rs.title_norm, v_title) >= 0.8
+               AND (v_year IS NULL OR rs.year IS NULL OR rs.year = v_year)
+             ORDER BY similarity(rs.title_norm, v_title) DESC LIMIT 1;
+        END IF;
+        IF hit IS NULL AND v_ay IS NOT NULL THEN
+            SELECT rs.node_id INTO hit FROM kerai.reference_state rs WHERE rs.ay_key = v_ay
+             ORDER BY (rs.doi IS NOT NULL) DESC, (rs.title_norm IS NOT NULL) DESC, rs.created_at LIMIT 1;
+        END IF;
 
--- The keys each ingested work is known by, so that one work is fetched once however it is
--- cited: `doi:<doi>`, `arxiv:<id>`, `url:<normalised URL>` (see kerai._work_keys). Filled when
--- the crawl loop ingests a deposit; kerai._known_document reads it.
-CREATE TABLE kerai.document_keys (
-    key         text PRIMARY KEY,
-    document_id uuid NOT NULL REFERENCES kerai.nodes (id) ON DELETE CASCADE,
-    created_at  timestamptz NOT NULL DEFAULT now()
-);
-CREATE INDEX document_keys_document_idx ON kerai.document_keys (document_id);
-COMMENT ON TABLE kerai.document_keys IS
-    'DOIs, arXiv ids and normalised URLs of ingested works, for deduplication at resolution time.';
+        IF hit IS NOT NULL THEN
+            UPDATE kerai.reference_state rs SET
+                doi = coalesce(rs.doi, CASE WHEN NOT EXISTS (SELECT 1 FROM kerai.reference_state o WHERE o.doi = v_doi) THEN v_doi END),
+                arxiv = coalesce(rs.arxiv, CASE WHEN NOT EXISTS (SELECT 1 FROM kerai.reference_state o WHERE o.arxiv = v_arxiv) THEN v_arxiv END),
+                url = coalesce(rs.url, v_url),
+                ay_key = coalesce(rs.ay_key, v_ay),
+                title_norm = coalesce(rs.title_norm, v_title),
+                year = coalesce(rs.year, v_year),
+                first_author = coalesce(rs.first_author, v_first),
+                ref_type = CASE WHEN rs.ref_type = 'author_year' AND ref_type = 'bibliography' THEN 'bibliography' ELSE rs.ref_type END,
+                chain_root = CASE WHEN depth < rs.chain_depth THEN root ELSE rs.chain_root END,
+                chain_depth = least(rs.chain_depth, depth),
+                updated_at = now()
+             WHERE rs.node_id = hit;
+            -- A bibliography entry is a fuller description than an in-text callout.
+            IF ref_type = 'bibliography' THEN
+                UPDATE kerai.nodes n SET content = content, metadata = n.metadata || fields || jsonb_build_object('ref_type', 'bibliography')
+                 WHERE n.id = hit AND n.metadata->>'ref_type' = 'author_year';
+            END IF;
+            RETURN hit;
+        END IF;
+
+        BEGIN
+            INSERT INTO kerai.nodes (kind, content, metadata)
+            VALUES ('reference', content,
+                    jsonb_strip_nulls(fields || jsonb_build_object('ref_type', ref_type, 'first_seen_in', seen_in)))
+            RETURNING id INTO hit;
+            INSERT INTO kerai.reference_state
+                (node_id, ref_type, doi, url, arxiv, ay_key, title_norm, year, first_author,
+                 chain_depth, chain_root, first_seen_in)
+            VALUES (hit, ref_type, v_doi, v_url, v_arxiv, v_ay, v_title, v_year, v_first,
+                    depth, root, seen_in);
+            RETURN hit;
+        EXCEPTION WHEN unique_violation THEN
+            -- Another session made the same reference at the same moment: look again.
+            NULL;
+        END;
+    END LOOP;
+    RAISE EXCEPTION 'kerai: could not record reference "%"', left(content, 80)
+        USING HINT = 'retry kerai.extract_references; concurrent writers kept colliding';
+END
+$$;
+
+-- Section headings that introduce a bibliography.
+CREATE FUNCTION kerai._is_bibliography_heading(heading text) RETURNS boolean
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+    SELECT lower(btrim(regexp_replace(coalesce(heading, ''), '^[0-9.\s]+', ''))) IN
+        ('references', 'reference list', 'bibliography', 'works cited', 'literature', 'literature cited',
+         'cited literature', 'sources', 'citations', 'notes and references', 'references and notes',
+         'further reading', 'select bibliography', 'referencias', 'bibliografía', 'bibliographie',
+         'literatur', 'literaturverzeichnis', 'références')
+$$;
+
+-- About 100 characters around a citation, for the cites edge.
+CREATE FUNCTION kerai._citation_context(content text, start_char integer, end_char integer) RETURNS text
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+    SELECT btrim(regexp_replace(
+        substr(content, greatest(1, start_char + 1 - greatest(0, (100 - (end_char - start_char)) / 2)),
+               greatest(100, end_char - start_char)),
+        '\s+', ' ', 'g'))
+$$;
+
+CREATE FUNCTION kerai.extract_references(doc uuid) RETURNS jsonb
+LANGUAGE plpgsql AS $$
+#variable_conflict use_variable
+DECLARE
+    d         kerai.nodes;
+    depth     integer;
+    root      uuid;
+    bib_nodes uuid[] := '{}';
+    bib_keys  jsonb := '{}'::jsonb;
+    e         record;
+    c         record;
+    item      jsonb;
+    parsed    jsonb;
+    ref       uuid;
+    key       text;
+    src       uuid[] := '{}';
+    dst       uuid[] := '{}';
+    ctx       jsonb[] := '{}';
+    n_bib     integer := 0;
+    n_cit     integer := 0;
+    n_edges   integer;
+    n_refs    integer;
+BEGIN
+    SELECT * INTO d FROM kerai.nodes WHERE id = doc;
+    IF NOT FOUND OR d.kind <> 'document' THEN
+        RAISE EXCEPTION 'document % does not exist', doc USING ERRCODE = '22023',
+            HINT = 'pass the id kerai.parse_markdown returned';
+    END IF;
+    depth := CASE WHEN d.metadata->>'chain_depth' ~ '^\d+$' THEN (d.metadata->>'chain_depth')::integer ELSE 0 END;
+    root := CASE WHEN d.metadata->>'chain_root' ~ '^[0-9a-f-]{36}$' THEN (d.metadata->>'chain_root')::uuid ELSE doc END;
+
+    -- 1. Bibliography entries: the items (or paragraphs) under a References-like section.
+    FOR e IN
+        WITH RECURSIVE under AS (
+            SELECT n.id, n.kind, n.content, n.position, n.parent_id FROM kerai.nodes n
+             WHERE n.document_id = doc AND n.kind = 'section' AND kerai._is_bibliography_heading(n.content)
+            UNION ALL
+            SELECT n.id, n.kind, n.content, n.position, n.parent_id FROM kerai.nodes n JOIN under u ON n.parent_id = u.id
+             WHERE n.kind <> 'section' OR NOT kerai._is_bibliography_heading(n.content)
+        )
+        SELECT u.id, u.kind, u.content FROM under u
+         WHERE u.kind IN ('list_item', 'paragraph') AND coalesce(btrim(u.content), '') <> ''
+    LOOP
+        bib_nodes := bib_nodes || e.id;
+        FOR key IN SELECT kerai.split_bibliography(e.content) LOOP
+            parsed := kerai.parse_reference(key);
+            parsed := parsed || jsonb_build_object('ay_key', kerai.author_year_key(
+                coalesce(parsed->'authors'->0->>'family', ''), (parsed->>'year')::integer, parsed->>'year_suffix'));
+            ref := kerai._upsert_reference('bibliography', key, parsed, doc, depth, root);
+            n_bib := n_bib + 1;
+            IF parsed->>'ay_key' IS NOT NULL AND NOT bib_keys ? (parsed->>'ay_key') THEN
+                bib_keys := bib_keys || jsonb_build_object(parsed->>'ay_key', ref);
+            END IF;
+            src := src || e.id; dst := dst || ref;
+            ctx := ctx || jsonb_build_object('context', left(key, 100), 'bibliography', true);
+        END LOOP;
+    END LOOP;
+
+    -- 2. Citations in the running text (bibliography entries excluded).
+    FOR c IN
+        SELECT n.id AS node_id, n.content, dc.*
+          FROM kerai.nodes n, LATERAL kerai.detect_citations(n.content) dc
+         WHERE n.document_id = doc
+           AND n.kind IN ('paragraph', 'list_item', 'heading', 'table', 'footnote')
+           AND n.content IS NOT NULL AND NOT n.id = ANY (bib_nodes)
+         ORDER BY n.id, dc.start_char
+    LOOP
+        IF c.kind = 'author_year' THEN
+            FOR item IN SELECT jsonb_array_elements(c.detail->'items') LOOP
+                key := item->>'key';
+                IF key IS NOT NULL AND bib_keys ? key THEN
+                    ref := (bib_keys->>key)::uuid;
+                ELSE
+                    ref := kerai._upsert_reference('author_year',
+                        concat_ws(' ', array_to_string(ARRAY(SELECT jsonb_array_elements_text(item->'authors')), ', ')
+                                       || CASE WHEN (item->>'et_al')::boolean THEN ' et al.' ELSE '' END,
+                                  item->>'year' || coalesce(item->>'suffix', '')),
+                        jsonb_build_object('authors', item->'authors', 'year', item->'year', 'ay_key', key,
+                                           'citation', c.text),
+                        doc, depth, root);
+                END IF;
+                src := src || c.node_id; dst := dst || ref;
+                ctx := ctx || jsonb_build_object('context', kerai._citation_context(c.content, c.start_char, c.end_char),
+                                                 'citation', c.text);
+                n_cit := n_cit + 1;
+            END LOOP;
+        ELSE
+            ref := kerai._upsert_reference(c.kind, c.text, c.detail, doc, depth, root);
+            src := src || c.node_id; dst := dst || ref;
+            ctx := ctx || jsonb_build_object('context', kerai._citation_context(c.content, c.start_char, c.end_char),
+                                             'citation', c.text);
+            n_cit := n_cit + 1;
+        END IF;
+    END LOOP;
+
+    -- 3. One cites edge per (citing node, reference); the first context wins.
+    WITH pairs AS (
+        SELECT DISTINCT ON (s, t) s, t, x FROM unnest(src, dst, ctx) AS u(s, t, x)
+    ), ins AS (
+        INSERT INTO kerai.edges (source_id, target_id, relation, metadata)
+        SELECT s, t, 'cites', x FROM pairs
+        ON CONFLICT ON CONSTRAINT edges_one_per_relation DO NOTHING
+        RETURNING 1
+    )
+    SELECT count(*) INTO n_edges FROM ins;
+
+    SELECT count(DISTINCT t) INTO n_refs FROM unnest(dst) t;
+    PERFORM kerai._rescore_references(dst);
+    DELETE FROM kerai.extraction_queue WHERE document_id = doc;
+    RETURN jsonb_build_object('document', doc, 'bibliography_entries', n_bib, 'citations', n_cit,
+                              'references', n_refs, 'new_cites_edges', n_edges);
+END
+$$;

@@ -203,7 +203,7 @@ COMMENT ON TABLE kerai.embeddings IS
 
 -- An HNSW index (cosine) over one model's vectors; returns its name. Creating an index takes
 -- the table's owner, so this runs as the extension's owner (SECURITY DEFINER, search_path
--- pinned, pgvector's names qualified); only kerai_admin may call it (sql/roles.sql).
+-- pinned, pgvector's names qualified); only kerai_admin may call it (sql/ops_roles.sql).
 CREATE FUNCTION kerai._create_embedding_index(model text, dims integer) RETURNS text
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
 DECLARE

@@ -48,34 +48,40 @@ use {
     version::{uuid7, version},
 };
 
-// Tables first; functions written in SQL after the Rust functions they call.
+// The SQL files, named by pipeline stage (graph, references, frontier, resolve, site,
+// retrieval, ops), in the order their dependencies need: tables first, functions written in
+// SQL after the Rust functions they call, the grants last.
 extension_sql_file!("../sql/graph.sql", name = "graph", bootstrap);
 extension_sql_file!(
-    "../sql/defaults.sql",
-    name = "defaults",
+    "../sql/graph_ids.sql",
+    name = "graph_ids",
     requires = ["graph", uuid7]
 );
 extension_sql_file!(
-    "../sql/counters.sql",
-    name = "counters",
-    requires = ["defaults"]
+    "../sql/ops_counters.sql",
+    name = "ops_counters",
+    requires = ["graph_ids"]
 );
-extension_sql_file!("../sql/agents.sql", name = "agents", requires = ["graph"]);
+extension_sql_file!(
+    "../sql/frontier_agents.sql",
+    name = "frontier_agents",
+    requires = ["graph"]
+);
+extension_sql_file!(
+    "../sql/frontier_states.sql",
+    name = "frontier_states",
+    requires = ["ops_counters", "frontier_agents"]
+);
+extension_sql_file!(
+    "../sql/frontier_scoring.sql",
+    name = "frontier_scoring",
+    requires = ["frontier_states", family_key, normalize_title]
+);
 extension_sql_file!(
     "../sql/references.sql",
     name = "references",
-    requires = ["counters", "agents"]
-);
-extension_sql_file!(
-    "../sql/scoring.sql",
-    name = "scoring",
-    requires = ["references", family_key, normalize_title]
-);
-extension_sql_file!(
-    "../sql/extract.sql",
-    name = "extract",
     requires = [
-        "scoring",
+        "frontier_scoring",
         detect_citations,
         parse_reference,
         split_bibliography,
@@ -83,14 +89,19 @@ extension_sql_file!(
     ]
 );
 extension_sql_file!(
-    "../sql/crawl.sql",
-    name = "crawl",
-    requires = ["extract", parse_markdown]
+    "../sql/resolve.sql",
+    name = "resolve",
+    requires = ["references", parse_markdown]
+);
+extension_sql_file!(
+    "../sql/ops_dashboards.sql",
+    name = "ops_dashboards",
+    requires = ["resolve"]
 );
 extension_sql_file!(
     "../sql/site.sql",
     name = "site",
-    requires = ["crawl", parse_markdown]
+    requires = ["ops_dashboards", parse_markdown]
 );
 extension_sql_file!(
     "../sql/retrieval.sql",
@@ -106,28 +117,32 @@ extension_sql_file!(
     ]
 );
 extension_sql_file!(
-    "../sql/search.sql",
-    name = "search",
+    "../sql/retrieval_search.sql",
+    name = "retrieval_search",
     requires = ["retrieval", _extractive_answer]
 );
 extension_sql_file!(
-    "../sql/partitioning.sql",
-    name = "partitioning",
-    requires = ["search"]
+    "../sql/ops_partitions.sql",
+    name = "ops_partitions",
+    requires = ["retrieval_search"]
 );
 extension_sql_file!(
-    "../sql/dump.sql",
-    name = "dump",
-    requires = ["partitioning"]
+    "../sql/ops_backups.sql",
+    name = "ops_backups",
+    requires = ["ops_partitions"]
 );
-extension_sql_file!("../sql/users.sql", name = "users", requires = ["dump"]);
+extension_sql_file!(
+    "../sql/ops_users.sql",
+    name = "ops_users",
+    requires = ["ops_backups"]
+);
 // The description of every public function (`COMMENT ON`; docs/reference/sql.md is made from
 // them), once every function exists.
 extension_sql_file!(
     "../sql/comments.sql",
     name = "comments",
     requires = [
-        "users",
+        "ops_users",
         author_year_key,
         chunk_document,
         chunk_id_sql,
@@ -157,7 +172,7 @@ extension_sql_file!(
     ]
 );
 // Last of all: the grants cover every function and table above.
-extension_sql_file!("../sql/roles.sql", name = "roles", finalize);
+extension_sql_file!("../sql/ops_roles.sql", name = "ops_roles", finalize);
 
 #[cfg(any(test, feature = "pg_test"))]
 #[pg_schema]

@@ -12,3 +12,10 @@ pub fn version() -> &'static str {
 pub fn uuid7() -> pgrx::Uuid {
     crate::markdown::new_id()
 }
+
+/// `kerai._api_version()`: the version of the contract between the fetcher and this
+/// extension (`kerai_core::wire::API_VERSION`); the fetcher refuses another.
+#[pg_extern(immutable, parallel_safe)]
+pub fn _api_version() -> i32 {
+    kerai_core::wire::API_VERSION
+}

@@ -475,3 +475,57 @@ fn extract_reads_damaged_markdown_lossily() {
         bad.stderr
     );
 }
+
+/// The fetcher and the extension share an API version; a database whose extension speaks
+/// another one, or has none, or has no kerai at all, is refused before any work, with a
+/// message naming both versions and what to upgrade.
+#[test]
+fn a_fetcher_refuses_an_extension_of_another_api_version() {
+    let db = TestDb::new("cliapi");
+    let ok = kerai(&db.url, &["targets"]);
+    assert_eq!(ok.code, 0, "{}", ok.stderr);
+    let api: i32 = db.one("SELECT kerai._api_version()");
+    // An extension from the future: its API is one ahead of this fetcher's.
+    db.client()
+        .batch_execute(&format!(
+            "CREATE OR REPLACE FUNCTION kerai._api_version() RETURNS integer LANGUAGE sql AS 'SELECT {}'",
+            api + 1
+        ))
+        .unwrap();
+    let newer = kerai(&db.url, &["status"]);
+    assert_eq!(newer.code, 2, "{}", newer.stderr);
+    let version = env!("CARGO_PKG_VERSION");
+    assert!(
+        newer
+            .stderr
+            .contains(&format!("this kerai fetcher ({version}, API {api})"))
+            && newer.stderr.contains(&format!("(API {})", api + 1))
+            && newer.stderr.contains("hint: the fetcher is older"),
+        "{}",
+        newer.stderr
+    );
+    // An extension from before API versions.
+    db.client()
+        .batch_execute("ALTER EXTENSION kerai DROP FUNCTION kerai._api_version(); DROP FUNCTION kerai._api_version()")
+        .unwrap();
+    let older = kerai(&db.url, &["run"]);
+    assert_eq!(older.code, 2, "{}", older.stderr);
+    assert!(
+        older.stderr.contains("predates API versions")
+            && older.stderr.contains("ALTER EXTENSION kerai UPDATE"),
+        "{}",
+        older.stderr
+    );
+    // No extension at all.
+    let empty = TestDb::empty("clinoext");
+    let none = kerai(&empty.url, &["status"]);
+    assert_eq!(none.code, 2, "{}", none.stderr);
+    assert!(
+        none.stderr.contains(&format!(
+            "the kerai extension is not installed in database {}",
+            empty.name
+        )) && none.stderr.contains("CREATE EXTENSION kerai CASCADE"),
+        "{}",
+        none.stderr
+    );
+}

@@ -193,6 +193,10 @@ pub struct ReportArgs {
     pub job: Option<String>,
     #[arg(long, value_enum, default_value = "table")]
     pub format: Format,
+    /// Write the whole corpus as an HTML page to FILE instead (growth, types and languages,
+    /// jobs, the citation graph, the frontier): one static file, no script, readable offline.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["target", "job", "format"])]
+    pub html: Option<std::path::PathBuf>,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, ValueEnum)]
@@ -409,7 +413,8 @@ Examples:
 Examples:
   kerai report                            the latest job of the only target
   kerai report intranet --format json
-  kerai report --job 0190f3c2-...";
+  kerai report --job 0190f3c2-...
+  kerai report --html corpus.html         the whole corpus as a page to open in a browser";
     pub const LOGS: &str = "\
 Examples:
   kerai logs intranet --level error

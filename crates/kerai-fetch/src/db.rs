@@ -1,6 +1,7 @@
 //! The Postgres connection: a normal connection string, like any other client.
 
 use crate::exit::Failure;
+use kerai_core::wire::{self, Peer};
 use tokio_postgres::{Client, NoTls};
 
 /// The default database: the demo cluster that `make demo` starts.
@@ -22,7 +23,37 @@ pub async fn connect(url: &str) -> Result<Client, Failure> {
             eprintln!("kerai: database connection closed: {e}");
         }
     });
+    check_extension(&client).await?;
     Ok(client)
+}
+
+/// Refuse a database whose kerai extension speaks another fetcher API (or has none), with a
+/// message naming both versions and what to upgrade.
+async fn check_extension(client: &Client) -> Result<(), Failure> {
+    let fail = |e: tokio_postgres::Error| Failure::critical(message(&e));
+    let row = client
+        .query_one(
+            "SELECT current_database(), (SELECT extversion FROM pg_extension WHERE extname = 'kerai'),
+                    to_regprocedure('kerai._api_version()') IS NOT NULL",
+            &[],
+        )
+        .await
+        .map_err(fail)?;
+    let database: String = row.get(0);
+    let peer = match (row.get::<_, Option<String>>(1), row.get::<_, bool>(2)) {
+        (None, _) => Peer::NotInstalled,
+        (Some(extension), false) => Peer::Unversioned { extension },
+        (Some(extension), true) => {
+            let api: i32 = client
+                .query_one("SELECT kerai._api_version()", &[])
+                .await
+                .map_err(fail)?
+                .get(0);
+            Peer::Versioned { extension, api }
+        }
+    };
+    wire::check(env!("CARGO_PKG_VERSION"), &database, &peer)
+        .map_err(|m| Failure::critical(m.message).with_hint(m.hint))
 }
 
 /// A connection string with any password replaced by `***`, for messages.

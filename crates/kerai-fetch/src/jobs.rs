@@ -119,7 +119,7 @@ pub async fn execute(
         return Ok(code);
     }
     Ok(
-        match crate::ai::work::embed_and_report(client, &worker, None, false).await {
+        match crate::retrieval::work::embed_and_report(client, &worker, None, false).await {
             Some(false) if code == Code::Success => Code::Partial,
             _ => code,
         },

@@ -1,11 +1,11 @@
 //! `kerai`: the fetcher and command-line tool of the kerai extension.
 
-mod ai;
 mod args;
 mod cli;
 #[cfg(test)]
 mod cli_reference;
 mod commands;
+mod dashboard;
 mod db;
 mod exit;
 mod http;
@@ -13,6 +13,7 @@ mod jobs;
 mod output;
 mod render;
 mod resolve;
+mod retrieval;
 mod site;
 mod target;
 

@@ -3,12 +3,12 @@
 //! asks the model (with the key from its own environment) and records the exchange through
 //! `kerai._record_answer`; otherwise `kerai.answer` answers extractively.
 
-use crate::ai::query::{filters_of, snippet, with_query_embedding};
-use crate::ai::Endpoint;
 use crate::args::AnswerArgs;
 use crate::db;
 use crate::exit::{Code, Failure};
 use crate::output::print_json;
+use crate::retrieval::query::{filters_of, snippet, with_query_embedding};
+use crate::retrieval::Endpoint;
 use serde_json::Value;
 
 pub async fn run(url: &str, args: AnswerArgs) -> Result<Code, Failure> {

@@ -114,7 +114,7 @@ pub async fn run(url: &str, args: CrawlArgs) -> Result<Code, Failure> {
                 cycles += 1;
                 if !args.no_embed && !stop.load(Ordering::SeqCst) {
                     // A failure is reported and left for the next cycle; it does not fail this one.
-                    crate::ai::work::embed_and_report(
+                    crate::retrieval::work::embed_and_report(
                         &conn.client,
                         &worker,
                         Some(EMBED_PER_CYCLE),

@@ -1,12 +1,12 @@
 //! `kerai embed`: embed the chunks waiting for a vector, with the provider the settings name,
 //! then (with `llm_claims` on and a chat endpoint configured) ask for their claims.
 
-use crate::ai::work;
 use crate::args::EmbedArgs;
 use crate::db;
 use crate::exit::{Code, Failure};
 use crate::jobs::worker_name;
 use crate::output::print_json;
+use crate::retrieval::work;
 use serde_json::json;
 
 pub async fn run(url: &str, args: EmbedArgs) -> Result<Code, Failure> {

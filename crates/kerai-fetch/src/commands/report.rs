@@ -1,4 +1,5 @@
-//! `kerai report`: what a job found, per document type, with totals.
+//! `kerai report`: what a job found, per document type, with totals; or, with `--html`, the
+//! whole corpus as a page (`dashboard/`).
 
 use crate::args::{Format, ReportArgs};
 use crate::exit::{Code, Failure};
@@ -8,6 +9,19 @@ use serde_json::{json, Value};
 
 pub async fn run(url: &str, args: ReportArgs) -> Result<Code, Failure> {
     let client = db::connect(url).await?;
+    if let Some(path) = &args.html {
+        let report = crate::dashboard::gather(&client).await?;
+        std::fs::write(path, crate::dashboard::page::render(&report)).map_err(|e| {
+            Failure::critical(format!("cannot write {}: {e}", path.display()))
+                .with_hint("name a file in a directory you can write to")
+        })?;
+        eprintln!(
+            "kerai: wrote {} ({} documents; open it in a browser)",
+            path.display(),
+            report.documents
+        );
+        return Ok(Code::Success);
+    }
     let job = match &args.job {
         Some(j) => j.clone(),
         None => {

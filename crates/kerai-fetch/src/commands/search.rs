@@ -1,11 +1,11 @@
 //! `kerai search`: hybrid search (full text + vectors, reciprocal-rank fusion) from the
 //! command line, and the query embedding it needs.
 
-use crate::ai::query::{filters_of, snippet, with_query_embedding};
 use crate::args::{Format, SearchArgs};
 use crate::db;
 use crate::exit::{Code, Failure};
 use crate::output::{print_json, Table};
+use crate::retrieval::query::{filters_of, snippet, with_query_embedding};
 use serde_json::{json, Value};
 
 pub async fn run(url: &str, args: SearchArgs) -> Result<Code, Failure> {

@@ -65,7 +65,7 @@ pub async fn run(url: &str, args: WorkerArgs) -> Result<Code, Failure> {
                 let mut code = report(&client, spec.id, Format::Table).await?;
                 if !end.cancelled
                     && end.error.is_none()
-                    && crate::ai::work::embed_and_report(&client, &worker, None, false).await
+                    && crate::retrieval::work::embed_and_report(&client, &worker, None, false).await
                         == Some(false)
                     && code == Code::Success
                 {

@@ -66,7 +66,7 @@ BEGIN
         END IF;
     END LOOP;
 
-    -- Views check row-level security as the role that reads them (sql/users.sql).
+    -- Views check row-level security as the role that reads them (sql/ops_users.sql).
     FOR t IN SELECT c.relname FROM pg_class c
               WHERE c.relnamespace = 'kerai'::regnamespace AND c.relkind = 'v' LOOP
         EXECUTE format('ALTER VIEW kerai.%I SET (security_invoker = true)', t);

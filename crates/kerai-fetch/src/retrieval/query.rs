@@ -1,8 +1,8 @@
 //! A search query as the CLI sends it: `--filter` pairs as `kerai.search`'s filters, the
 //! query's vector embedded with this process's provider, and one-line snippets of the hits.
 
-use crate::ai::Embedder;
 use crate::exit::Failure;
+use crate::retrieval::Embedder;
 use serde_json::{json, Map, Value};
 use tokio_postgres::Client;
 

@@ -24,7 +24,7 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION kerai._replace_seeded_agent() IS
-    'A restored kerai_crawl row replaces the one CREATE EXTENSION seeded (see sql/dump.sql).';
+    'A restored kerai_crawl row replaces the one CREATE EXTENSION seeded (see sql/ops_backups.sql).';
 CREATE TRIGGER agents_replace_seeded BEFORE INSERT ON kerai.agents
     FOR EACH ROW WHEN (NEW.name = 'kerai_crawl') EXECUTE FUNCTION kerai._replace_seeded_agent();
 
@@ -39,7 +39,7 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION kerai._replace_seeded_reward() IS
-    'A restored crawl_ingest reward replaces the one CREATE EXTENSION seeded (see sql/dump.sql).';
+    'A restored crawl_ingest reward replaces the one CREATE EXTENSION seeded (see sql/ops_backups.sql).';
 CREATE TRIGGER reward_schedule_replace_seeded BEFORE INSERT ON kerai.reward_schedule
     FOR EACH ROW WHEN (NEW.work_type = 'crawl_ingest') EXECUTE FUNCTION kerai._replace_seeded_reward();
 
