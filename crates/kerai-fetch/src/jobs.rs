@@ -143,13 +143,7 @@ pub async fn begin(
             )
             .await
     } else {
-        client
-            .query_opt(
-                "SELECT j.id, t.name, t.base_url, j.mode, j.options, j.config, j.urls_enqueued, j.started_at
-                   FROM kerai._job_begin($1, $2, NULL, $3) j JOIN kerai.targets t ON t.id = j.target_id",
-                &[&worker, &job, &lease],
-            )
-            .await
+        db::jobs::begin(client, worker, job, lease).await
     }
     .map_err(|e| Failure::critical(format!("cannot start job {job}: {}", db::message(&e))))?;
     row.map(|r| spec_from_row(&r)).transpose()
@@ -185,11 +179,7 @@ pub async fn finish(
         Some(e) => ("FAILED", Some(e.clone())),
         None => ("COMPLETED", None),
     };
-    client
-        .execute(
-            "SELECT kerai._job_finish($1, $2, $3, $4)",
-            &[&spec.id, &worker, &status, &error],
-        )
+    db::jobs::finish(client, spec.id, worker, status, error.as_deref())
         .await
         .map_err(|e| {
             Failure::critical(format!(

@@ -84,15 +84,20 @@ pub struct Settings {
 
 impl Settings {
     pub fn from_json(v: &serde_json::Value) -> Settings {
-        let s = |k: &str| v[k].as_str().filter(|s| !s.is_empty()).map(str::to_string);
+        Settings::from_config(&crate::wire::embed::EmbeddingConfig::from_json(v.clone()))
+    }
+
+    /// From `kerai._embedding_config()`, with the defaults for what is unset.
+    pub fn from_config(c: &crate::wire::embed::EmbeddingConfig) -> Settings {
+        let s = |v: &Option<String>| v.as_deref().filter(|s| !s.is_empty()).map(str::to_string);
         Settings {
-            provider: s("provider").unwrap_or_else(|| "local".into()),
-            model: s("model").unwrap_or_default(),
-            dimensions: v["dimensions"].as_u64().unwrap_or(384) as usize,
-            base_url: s("base_url"),
-            api_key_env: s("api_key_env").unwrap_or_else(|| "KERAI_EMBEDDING_API_KEY".into()),
-            timeout_seconds: v["timeout_seconds"].as_u64().unwrap_or(30).max(1),
-            batch: v["batch"].as_u64().unwrap_or(32).clamp(1, 2048) as usize,
+            provider: s(&c.provider).unwrap_or_else(|| "local".into()),
+            model: s(&c.model).unwrap_or_default(),
+            dimensions: c.dimensions.unwrap_or(384) as usize,
+            base_url: s(&c.base_url),
+            api_key_env: s(&c.api_key_env).unwrap_or_else(|| "KERAI_EMBEDDING_API_KEY".into()),
+            timeout_seconds: c.timeout_seconds.unwrap_or(30).max(1),
+            batch: c.batch.unwrap_or(32).clamp(1, 2048) as usize,
         }
     }
 }

@@ -5,6 +5,16 @@
 //! `kerai._api_version()`; the fetcher reads it on every connection and refuses to work with
 //! an extension that speaks another version (see [`check`]). Bump it whenever a `kerai._*`
 //! function the fetcher calls changes its arguments, its result or the JSON it takes or gives.
+//!
+//! The submodules type that JSON, one per part of the contract (the fetcher's `db` module
+//! calls the functions): [`crawl_queue`] (the citation loop's `kerai._worker_*`),
+//! [`embed`] (`kerai._embedding_config`, `kerai._chat_config`) and [`site`] (site crawl
+//! jobs' `kerai._job_*`).
+
+pub mod crawl_queue;
+pub mod embed;
+mod lenient;
+pub mod site;
 
 /// The version of the fetcher <-> extension contract.
 pub const API_VERSION: i32 = 1;

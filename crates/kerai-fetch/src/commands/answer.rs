@@ -1,7 +1,7 @@
 //! `kerai answer`: answer a question from the corpus with cited passages. The passages come
 //! from `kerai.search`; with a chat endpoint configured (`kerai.configure_chat`), this process
 //! asks the model (with the key from its own environment) and records the exchange through
-//! `kerai._record_answer`; otherwise `kerai.answer` answers extractively.
+//! `db::answer::result`; otherwise `kerai.answer` answers extractively.
 
 use crate::args::AnswerArgs;
 use crate::db;
@@ -15,11 +15,9 @@ pub async fn run(url: &str, args: AnswerArgs) -> Result<Code, Failure> {
     let client = db::connect(url).await?;
     let filters = filters_of(&args.filter, None)?;
     let filters = with_query_embedding(&client, &args.question, filters).await;
-    let chat: Value = client
-        .query_one("SELECT kerai._chat_config()", &[])
+    let chat = db::embed::chat_config(&client)
         .await
-        .map_err(|e| Failure::critical(db::message(&e)))?
-        .get(0);
+        .map_err(|e| Failure::critical(db::message(&e)))?;
     let k: Option<i32> = args.k;
     let out: Value = match Endpoint::from_config(&chat, "KERAI_CHAT_API_KEY", 60) {
         None => client
@@ -70,14 +68,9 @@ async fn answer_with_model(
     filters: &Value,
 ) -> Result<Value, Failure> {
     let db_err = |e: tokio_postgres::Error| Failure::critical(db::message(&e));
-    let hits: Value = client
-        .query_one(
-            "SELECT kerai._answer_passages($1, $2, $3)",
-            &[&question, &k, filters],
-        )
+    let hits: Value = db::answer::passages(client, question, k, filters)
         .await
-        .map_err(db_err)?
-        .get(0);
+        .map_err(db_err)?;
     if hits.as_array().is_none_or(|a| a.is_empty()) {
         return client
             .query_one("SELECT kerai.answer($1, $2, $3)", &[&question, &k, filters])
@@ -85,32 +78,24 @@ async fn answer_with_model(
             .map(|r| r.get(0))
             .map_err(db_err);
     }
-    let prompt: String = client
-        .query_one("SELECT kerai._answer_prompt($1, $2)", &[&question, &hits])
+    let prompt: String = db::answer::prompt(client, question, &hits)
         .await
-        .map_err(db_err)?
-        .get(0);
+        .map_err(db_err)?;
     let system = "You answer questions from the passages given, citing them as [n].";
     let (text, usage) = endpoint.chat(system, &prompt).await.map_err(|e| {
-        Failure::critical(format!("the chat endpoint failed: {e}")).with_hint(
-            "check chat_base_url (SELECT kerai._chat_config()) and the key variable it names",
-        )
+        Failure::critical(format!("the chat endpoint failed: {e}")).with_hint(format!(
+            "check chat_base_url ({}) and the key variable it names",
+            db::embed::SHOW_CHAT_CONFIG
+        ))
     })?;
     let (pt, ct) = usage.or_counted(&[system, &prompt], &text);
-    client
-        .query_one(
-            "SELECT kerai._answer_result($1, $2, $3, $4, 'llm', $5, $6, $7)",
-            &[
-                &question,
-                &hits,
-                &text,
-                &endpoint.model,
-                &(pt as i32),
-                &(ct as i32),
-                filters,
-            ],
-        )
+    let answer = db::answer::ModelAnswer {
+        text: &text,
+        model: &endpoint.model,
+        prompt_tokens: pt as i32,
+        completion_tokens: ct as i32,
+    };
+    db::answer::result(client, question, &hits, &answer, filters)
         .await
-        .map(|r| r.get(0))
         .map_err(db_err)
 }

@@ -11,6 +11,7 @@ use crate::http::{Http, HttpSettings};
 use crate::jobs::{lease_seconds, worker_name};
 use crate::resolve::{self, Ctx, Known, Outcome, Pacer, Policy, Scholar};
 use futures_util::StreamExt;
+use kerai_core::wire::crawl_queue::{KnownWork, WorkRequest};
 use serde_json::{json, Value};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -266,38 +267,24 @@ async fn drain(
     let mut resolved = 0u64;
     let mut errors = 0u64;
     while !stop.load(Ordering::SeqCst) {
-        let rows = client
-            .query(
-                "SELECT id, request FROM kerai._worker_claim($1, $2, 1)",
-                &[&worker, &lease],
-            )
+        let claimed = db::crawl_queue::claim(client, worker, lease)
             .await
             .map_err(|e| db::message(&e))?;
-        let Some(row) = rows.first() else { break };
-        let item: i64 = row.get(0);
-        let request: Value = row.get(1);
+        let Some(db::crawl_queue::Claimed { id: item, request }) = claimed else {
+            break;
+        };
         let outcome = resolve_item(client, item, &request, worker, lease, pacer).await;
         let recorded = match &outcome {
             Outcome::Deposit { markdown, result } => {
-                client
-                    .execute(
-                        "SELECT kerai._worker_deposit($1, $2, $3)",
-                        &[&item, markdown, &Value::Object(result.clone())],
-                    )
-                    .await
+                db::crawl_queue::deposit(client, item, markdown, result).await
             }
             Outcome::Linked(_) => Ok(0),
             other => {
                 let (kind, reason) = other.fail_kind().expect("a decision");
-                client
-                    .execute(
-                        "SELECT kerai._worker_fail($1, $2, $3)",
-                        &[&item, &kind, &reason],
-                    )
-                    .await
+                db::crawl_queue::fail(client, item, kind, reason).await
             }
         };
-        let text = request["text"].as_str().unwrap_or("?");
+        let text = request.text.as_deref().unwrap_or("?");
         match recorded {
             Ok(_) => {
                 resolved += 1;
@@ -315,12 +302,7 @@ async fn drain(
                     db::message(&e)
                 );
                 eprintln!("kerai: error: queue item {item} ({text}): {why}");
-                let _ = client
-                    .execute(
-                        "SELECT kerai._worker_fail($1, 'failed', $2)",
-                        &[&item, &why],
-                    )
-                    .await;
+                let _ = db::crawl_queue::fail_unrecorded(client, item, &why).await;
             }
         }
     }
@@ -335,12 +317,12 @@ async fn drain(
 async fn resolve_item(
     client: &Client,
     item: i64,
-    request: &Value,
+    request: &WorkRequest,
     worker: &str,
     lease: i32,
     pacer: &Pacer,
 ) -> Outcome {
-    let policy = Policy::from_config(&request["policy"]);
+    let policy = Policy::from_config(&request.policy);
     let ua = match &policy.contact_email {
         Some(mail) => format!(
             "kerai/{} (knowledge crawler; mailto:{mail})",
@@ -358,7 +340,7 @@ async fn resolve_item(
         Ok(h) => h,
         Err(e) => return Outcome::failed(e),
     };
-    let scholar = Scholar::from_policy(&request["policy"], pacer);
+    let scholar = Scholar::from_policy(&request.policy, pacer);
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<(&'static str, Value)>();
     let progress = move |state: &'static str, info: Value| {
         let _ = tx.send((state, info));
@@ -384,22 +366,14 @@ async fn resolve_item(
             }
             Some((state, info)) = rx.recv() => report_progress(client, item, state, &info).await,
             _ = heartbeat.tick() => {
-                let _ = client
-                    .execute("SELECT kerai._worker_heartbeat($1, $2, $3)", &[&item, &worker, &lease])
-                    .await;
+                let _ = db::crawl_queue::heartbeat(client, item, worker, lease).await;
             }
         }
     }
 }
 
 async fn report_progress(client: &Client, item: i64, state: &str, info: &Value) {
-    if let Err(e) = client
-        .execute(
-            "SELECT kerai._worker_progress($1, $2, $3)",
-            &[&item, &state, info],
-        )
-        .await
-    {
+    if let Err(e) = db::crawl_queue::progress(client, item, state, info).await {
         eprintln!(
             "kerai: warning: could not record progress of item {item}: {}",
             db::message(&e)
@@ -411,26 +385,18 @@ fn describe(o: &Outcome) -> String {
     match o {
         Outcome::Deposit { result, .. } => format!(
             "deposited {} ({}, {})",
-            result
-                .get("source_url")
-                .and_then(Value::as_str)
-                .unwrap_or("?"),
-            result.get("license").and_then(Value::as_str).unwrap_or("?"),
-            result
-                .get("content_type")
-                .and_then(Value::as_str)
-                .unwrap_or("?")
+            result.source_url, result.license, result.content_type
         ),
-        Outcome::Linked(v) => match v["status"].as_str() {
-            Some("linked") => format!(
-                "already in the corpus: linked to document {}",
-                v["document"].as_str().unwrap_or("?")
-            ),
-            _ => format!(
-                "the same work was just deposited (item {}): linked when it is ingested",
-                v["item"]
-            ),
-        },
+        Outcome::Linked(KnownWork::Linked { document }) => {
+            format!("already in the corpus: linked to document {document}")
+        }
+        Outcome::Linked(KnownWork::Waiting { item }) => {
+            format!("the same work was just deposited (item {item}): linked when it is ingested")
+        }
+        Outcome::Linked(KnownWork::Other(v)) => format!(
+            "the same work was just deposited (item {}): linked when it is ingested",
+            v["item"]
+        ),
         Outcome::NotFound(r) => format!("not found: {r}"),
         Outcome::Skipped(r) => format!("skipped: {r}"),
         Outcome::Failed(r) => format!("failed: {r}"),
@@ -481,14 +447,15 @@ mod tests {
     #[test]
     fn outcomes_are_described() {
         assert_eq!(
-            describe(&Outcome::Linked(
+            describe(&Outcome::Linked(KnownWork::from_json(
                 json!({"status": "linked", "document": "d"})
-            )),
+            ))),
             "already in the corpus: linked to document d"
         );
-        assert!(
-            describe(&Outcome::Linked(json!({"status": "waiting", "item": 7}))).contains("item 7")
-        );
+        assert!(describe(&Outcome::Linked(KnownWork::from_json(
+            json!({"status": "waiting", "item": 7})
+        )))
+        .contains("item 7"));
         assert_eq!(
             describe(&Outcome::skipped("paywalled")),
             "skipped: paywalled"

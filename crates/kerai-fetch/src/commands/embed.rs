@@ -39,7 +39,10 @@ pub async fn run(url: &str, args: EmbedArgs) -> Result<Code, Failure> {
     let summary = work::embed_pending(&client, &worker_name(), args.limit, &progress)
         .await
         .map_err(|e| Failure::critical(format!("embedding failed: {e}")).with_hint(
-            "check the embedding settings (SELECT kerai._embedding_config()) and, for the local model, run scripts/install-model.sh",
+            format!(
+                "check the embedding settings ({}) and, for the local model, run scripts/install-model.sh",
+                db::embed::SHOW_EMBEDDING_CONFIG
+            ),
         ))?;
     let Some(s) = summary else {
         let out = json!({"embeddings": "off"});

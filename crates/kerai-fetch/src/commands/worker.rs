@@ -39,12 +39,7 @@ pub async fn run(url: &str, args: WorkerArgs) -> Result<Code, Failure> {
     let mut worst = Code::Success;
     eprintln!("kerai: worker {worker} waiting for jobs");
     loop {
-        let row = client
-            .query_opt(
-                "SELECT j.id, t.name, t.base_url, j.mode, j.options, j.config, j.urls_enqueued, j.started_at
-                   FROM kerai._job_begin($1, NULL, NULL, $2) j JOIN kerai.targets t ON t.id = j.target_id",
-                &[&worker, &lease],
-            )
+        let row = db::jobs::begin_next(&client, &worker, lease)
             .await
             .map_err(|e| Failure::critical(db::message(&e)))?;
         match row {

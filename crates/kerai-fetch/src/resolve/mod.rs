@@ -19,6 +19,7 @@ pub use policy::Policy;
 pub use scholarly::{Pacer, Scholar};
 
 use crate::http::Http;
+use kerai_core::wire::crawl_queue::{WorkKeys, WorkRequest};
 use serde_json::Value;
 
 /// What a resolver may use: HTTP, the policy of the crawler agent, a way to report progress
@@ -33,7 +34,7 @@ pub struct Ctx<'a> {
 }
 
 /// Asks the database whether a work is already in the corpus, for the work-queue item being
-/// resolved (`kerai._worker_known`): one work is fetched once, however it is cited.
+/// resolved (`db::crawl_queue::known`): one work is fetched once, however it is cited.
 pub struct Known<'a> {
     pub client: &'a tokio_postgres::Client,
     pub item: i64,
@@ -43,27 +44,18 @@ impl Ctx<'_> {
     /// Before fetching: is the work with these keys (`doi`, `arxiv`, `url`) ingested, or
     /// deposited by another item and waiting to be? Then the database has linked this item's
     /// reference to it, and the resolution ends here.
-    pub async fn already_known(&self, keys: Value) -> Option<Outcome> {
+    pub async fn already_known(&self, keys: WorkKeys) -> Option<Outcome> {
         let known = self.known.as_ref()?;
-        let keys = match keys {
-            Value::Object(m) => {
-                Value::Object(m.into_iter().filter(|(_, v)| !v.is_null()).collect())
-            }
-            other => other,
-        };
-        if keys.as_object().is_none_or(|m| m.is_empty()) {
+        if keys.is_empty() {
             return None;
         }
-        let row = known
-            .client
-            .query_one("SELECT kerai._worker_known($1, $2)", &[&known.item, &keys])
-            .await;
-        match row {
-            Ok(r) => r.get::<_, Option<Value>>(0).map(Outcome::Linked),
+        match crate::db::crawl_queue::known(known.client, known.item, &keys).await {
+            Ok(link) => link.map(Outcome::Linked),
             Err(e) => {
                 // Not knowing only costs a fetch: go on.
                 eprintln!(
-                    "kerai: warning: could not ask the database about {keys}: {}",
+                    "kerai: warning: could not ask the database about {}: {}",
+                    serde_json::to_value(&keys).unwrap_or_default(),
                     crate::db::message(&e)
                 );
                 None
@@ -73,6 +65,6 @@ impl Ctx<'_> {
 }
 
 /// Resolve one work-queue request (`kerai.crawl_queue.request`).
-pub async fn resolve(request: &Value, ctx: &Ctx<'_>, scholar: &Scholar<'_>) -> Outcome {
+pub async fn resolve(request: &WorkRequest, ctx: &Ctx<'_>, scholar: &Scholar<'_>) -> Outcome {
     scholarly::resolve(request, ctx, scholar).await
 }

@@ -1,6 +1,6 @@
 //! The end of one resolution: markdown to deposit, or a decision recorded on the reference.
 
-use serde_json::{Map, Value};
+use kerai_core::wire::crawl_queue::{DepositResult, KnownWork};
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Outcome {
@@ -8,15 +8,15 @@ pub enum Outcome {
     /// fetched_at, content_type, metadata).
     Deposit {
         markdown: String,
-        result: Map<String, Value>,
+        result: DepositResult,
     },
     NotFound(String),
     Skipped(String),
     /// A transient failure: retried with backoff.
     Failed(String),
     /// The work is already in the corpus (or deposited by another item): the database linked
-    /// the reference to it (`kerai._worker_known`'s answer), nothing was fetched.
-    Linked(Value),
+    /// the reference to it (`db::crawl_queue::known`'s answer), nothing was fetched.
+    Linked(KnownWork),
 }
 
 impl Outcome {
@@ -32,7 +32,7 @@ impl Outcome {
         Outcome::Failed(why.into())
     }
 
-    /// The queue outcome name of a decision (`kerai._worker_fail`).
+    /// The queue outcome name of a decision (`db::crawl_queue::fail`).
     pub fn fail_kind(&self) -> Option<(&'static str, &str)> {
         match self {
             Outcome::NotFound(r) => Some(("not_found", r)),

@@ -10,6 +10,7 @@ use kerai_core::scholarly::{
     self as sch, CitedWork, NoCopyReason, ScholarlyError, ScholarlyErrorKind, Service, Services,
     Work,
 };
+use kerai_core::wire::crawl_queue::{DepositResult, WorkKeys, WorkRequest};
 use serde_json::{json, Map, Value};
 use std::collections::HashMap;
 use std::fmt;
@@ -181,17 +182,16 @@ impl<'a> Scholar<'a> {
     }
 }
 
-fn text_of<'v>(request: &'v Value, key: &str) -> Option<&'v str> {
-    request[key]
-        .as_str()
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
+/// A field of the request, trimmed; `None` when unset or blank.
+fn text_of(field: &Option<String>) -> Option<&str> {
+    field.as_deref().map(str::trim).filter(|s| !s.is_empty())
 }
 
 /// What the reference says, for matching search hits. `authors` are family names (author-year
 /// callouts) or `{family, given}` objects (bibliography entries).
-fn cited_of(request: &Value) -> CitedWork {
-    let authors: Vec<String> = request["authors"]
+fn cited_of(request: &WorkRequest) -> CitedWork {
+    let authors: Vec<String> = request
+        .authors
         .as_array()
         .map(|a| {
             a.iter()
@@ -205,11 +205,19 @@ fn cited_of(request: &Value) -> CitedWork {
         })
         .unwrap_or_default();
     CitedWork {
-        doi: text_of(request, "doi").map(str::to_string),
-        title: text_of(request, "title").map(str::to_string),
-        year: request["year"]
+        doi: text_of(&request.doi).map(str::to_string),
+        title: text_of(&request.title).map(str::to_string),
+        year: request
+            .year
             .as_i64()
-            .or_else(|| text_of(request, "year").and_then(|y| y.parse().ok()))
+            .or_else(|| {
+                request
+                    .year
+                    .as_str()
+                    .map(str::trim)
+                    .filter(|s| !s.is_empty())
+                    .and_then(|y| y.parse().ok())
+            })
             .map(|y| y as i32),
         first_author_family: authors.first().cloned(),
         authors,
@@ -238,18 +246,18 @@ fn doi_in_url(url: &str) -> Option<String> {
 }
 
 /// Resolve one work-queue request.
-pub async fn resolve(request: &Value, ctx: &Ctx<'_>, scholar: &Scholar<'_>) -> Outcome {
-    let ref_type = request["ref_type"].as_str().unwrap_or("");
+pub async fn resolve(request: &WorkRequest, ctx: &Ctx<'_>, scholar: &Scholar<'_>) -> Outcome {
+    let ref_type = request.ref_type.as_deref().unwrap_or("");
     if ref_type == "concept" {
         return by_concept(request, ctx, scholar).await;
     }
-    if let Some(doi) = text_of(request, "doi").and_then(sch::normalize_doi) {
+    if let Some(doi) = text_of(&request.doi).and_then(sch::normalize_doi) {
         return by_doi(&doi, ctx, scholar, None).await;
     }
-    if let Some(id) = text_of(request, "arxiv").and_then(sch::normalize_arxiv_id) {
+    if let Some(id) = text_of(&request.arxiv).and_then(sch::normalize_arxiv_id) {
         return by_arxiv(&id, ctx, scholar).await;
     }
-    let url = text_of(request, "url");
+    let url = text_of(&request.url);
     if let Some(url) = url {
         if let Some(doi) = doi_in_url(url) {
             return by_doi(&doi, ctx, scholar, None).await;
@@ -289,7 +297,13 @@ async fn by_doi(
     scholar: &Scholar<'_>,
     matched: Option<(Value, Work)>,
 ) -> Outcome {
-    if let Some(done) = ctx.already_known(json!({"doi": doi})).await {
+    if let Some(done) = ctx
+        .already_known(WorkKeys {
+            doi: Some(doi.to_string()),
+            ..WorkKeys::default()
+        })
+        .await
+    {
         return done;
     }
     let s = &scholar.services;
@@ -356,7 +370,13 @@ async fn by_doi(
 
 /// arXiv id → arXiv API → its PDF (arXiv copies are free to read: license `oa`).
 async fn by_arxiv(id: &str, ctx: &Ctx<'_>, scholar: &Scholar<'_>) -> Outcome {
-    if let Some(done) = ctx.already_known(json!({"arxiv": id})).await {
+    if let Some(done) = ctx
+        .already_known(WorkKeys {
+            arxiv: Some(id.to_string()),
+            ..WorkKeys::default()
+        })
+        .await
+    {
         return done;
     }
     let s = &scholar.services;
@@ -394,7 +414,7 @@ fn match_record(service: Service, m: &sch::Match) -> Value {
 }
 
 /// Author-year citations and bibliography entries: search, match, then resolve what matched.
-async fn by_search(request: &Value, ctx: &Ctx<'_>, scholar: &Scholar<'_>) -> Outcome {
+async fn by_search(request: &WorkRequest, ctx: &Ctx<'_>, scholar: &Scholar<'_>) -> Outcome {
     let s = &scholar.services;
     let cited = cited_of(request);
     if cited.first_author().is_none() && cited.title.is_none() {
@@ -469,8 +489,8 @@ async fn by_search(request: &Value, ctx: &Ctx<'_>, scholar: &Scholar<'_>) -> Out
             None => format!("{service}: no hits"),
         });
     }
-    let label = text_of(request, "title")
-        .or_else(|| text_of(request, "text"))
+    let label = text_of(&request.title)
+        .or_else(|| text_of(&request.text))
         .unwrap_or("?");
     problems.outcome(format!("no match accepted for \"{label}\""))
 }
@@ -478,24 +498,24 @@ async fn by_search(request: &Value, ctx: &Ctx<'_>, scholar: &Scholar<'_>) -> Out
 /// A callout with a year suffix and no title (`Friston et al., 2017a`) names one of several
 /// works of that author and year; a search cannot tell which (it would take its top hit for
 /// `2017a` and `2017b` alike). Only its bibliography entry can.
-fn ambiguous_suffix(request: &Value, cited: &CitedWork) -> Option<String> {
-    let suffix = text_of(request, "year_suffix")?;
+fn ambiguous_suffix(request: &WorkRequest, cited: &CitedWork) -> Option<String> {
+    let suffix = text_of(&request.year_suffix)?;
     if cited.title.is_some() {
         return None;
     }
     Some(format!(
         "\"{}\" is one of several works of {} (year suffix {suffix}); without its bibliography entry a search cannot tell which",
-        text_of(request, "text").unwrap_or("?"),
+        text_of(&request.text).unwrap_or("?"),
         cited.year.map_or_else(|| "that year".to_string(), |y| y.to_string())
     ))
 }
 
 /// A bibliography entry with a publisher or place and no journal, or a citation older than
 /// 1930 (an author-year callout names neither).
-fn looks_like_book(request: &Value) -> bool {
-    let has = |k: &str| text_of(request, k).is_some();
-    ((has("publisher") || has("location")) && !has("container"))
-        || request["year"].as_i64().is_some_and(|y| y < 1930)
+fn looks_like_book(request: &WorkRequest) -> bool {
+    let has = |k: &Option<String>| text_of(k).is_some();
+    ((has(&request.publisher) || has(&request.location)) && !has(&request.container))
+        || request.year.as_i64().is_some_and(|y| y < 1930)
 }
 
 async fn by_archive(
@@ -551,14 +571,14 @@ async fn by_archive(
     Some(open_copy_of(&work, ctx, "internet_archive").await)
 }
 
-async fn by_concept(request: &Value, ctx: &Ctx<'_>, scholar: &Scholar<'_>) -> Outcome {
+async fn by_concept(request: &WorkRequest, ctx: &Ctx<'_>, scholar: &Scholar<'_>) -> Outcome {
     let s = &scholar.services;
-    let term = text_of(request, "term")
-        .or_else(|| text_of(request, "text"))
+    let term = text_of(&request.term)
+        .or_else(|| text_of(&request.text))
         .unwrap_or("")
         .trim_matches(|c: char| c == '"' || c == '“' || c == '”')
         .to_string();
-    let Some(url) = sch::concept_search_url(s, &term, text_of(request, "context")) else {
+    let Some(url) = sch::concept_search_url(s, &term, text_of(&request.context)) else {
         return Outcome::skipped(
             "concept search is off (set concept_search_url in the crawler agent's config)",
         );
@@ -670,7 +690,11 @@ const MAX_COPIES: usize = 4;
 /// could be fetched; else record why (`skipped`: paywalled or license; `failed`: a copy that
 /// may come back; `not_found`).
 async fn open_copy_of(work: &Work, ctx: &Ctx<'_>, source: &str) -> Outcome {
-    let keys = json!({"doi": work.doi, "arxiv": work.arxiv});
+    let keys = WorkKeys {
+        doi: work.doi.clone(),
+        arxiv: work.arxiv.clone(),
+        url: None,
+    };
     if let Some(done) = ctx.already_known(keys).await {
         return done;
     }
@@ -691,8 +715,8 @@ async fn open_copy_of(work: &Work, ctx: &Ctx<'_>, source: &str) -> Outcome {
                 markdown,
                 mut result,
             } => {
-                let entry = result.entry("metadata").or_insert_with(|| json!({}));
-                if let Value::Object(m) = entry {
+                {
+                    let m = &mut result.metadata;
                     for (k, v) in meta {
                         m.insert(k, v);
                     }
@@ -760,14 +784,15 @@ fn abstract_document(work: &Work, meta: Map<String, Value>, source: &str) -> Out
         })
         .or_else(|| work.source_id.clone())
         .unwrap_or_default();
-    let mut result = Map::new();
-    result.insert("source_url".into(), json!(url));
-    result.insert("source_type".into(), json!("abstract"));
-    result.insert("license".into(), json!("oa"));
-    result.insert("fetched_at".into(), json!(chrono::Utc::now().to_rfc3339()));
-    result.insert("content_type".into(), json!("abstract"));
-    result.insert("found_via".into(), json!(source));
-    result.insert("metadata".into(), Value::Object(meta));
+    let result = DepositResult {
+        source_url: url,
+        source_type: "abstract".into(),
+        license: "oa".into(),
+        fetched_at: chrono::Utc::now().to_rfc3339(),
+        content_type: "abstract".into(),
+        found_via: source.to_string(),
+        metadata: meta,
+    };
     Outcome::Deposit {
         markdown: md,
         result,
@@ -781,17 +806,17 @@ mod tests {
 
     #[test]
     fn books_are_told_apart() {
-        assert!(looks_like_book(
-            &json!({"publisher": "Voss", "location": "Leipzig"})
-        ));
-        assert!(looks_like_book(&json!({"year": 1866})));
-        assert!(!looks_like_book(
-            &json!({"publisher": "Elsevier", "container": "J. Math. Psych.", "year": 2020})
+        let book = |v: Value| looks_like_book(&WorkRequest::from_json(v));
+        assert!(book(json!({"publisher": "Voss", "location": "Leipzig"})));
+        assert!(book(json!({"year": 1866})));
+        assert!(!book(
+            json!({"publisher": "Elsevier", "container": "J. Math. Psych.", "year": 2020})
         ));
     }
 
     #[test]
     fn cited_works_read_requests() {
+        let cited_of = |v: &Value| cited_of(&WorkRequest::from_json(v.clone()));
         let c = cited_of(
             &json!({"authors": ["Friston"], "year": 2010, "title": "The free-energy principle"}),
         );
@@ -805,12 +830,17 @@ mod tests {
 
     #[test]
     fn year_suffixes_without_titles_are_ambiguous() {
-        let r = json!({"text": "Friston et al. 2017a", "authors": ["Friston"], "year": 2017, "year_suffix": "a"});
+        let req = |v: Value| WorkRequest::from_json(v);
+        let r = req(
+            json!({"text": "Friston et al. 2017a", "authors": ["Friston"], "year": 2017, "year_suffix": "a"}),
+        );
         let why = ambiguous_suffix(&r, &cited_of(&r)).unwrap();
         assert!(why.contains("one of several works of 2017"), "{why}");
-        let titled = json!({"year_suffix": "a", "year": 2017, "title": "Active inference: a process theory"});
+        let titled = req(
+            json!({"year_suffix": "a", "year": 2017, "title": "Active inference: a process theory"}),
+        );
         assert_eq!(ambiguous_suffix(&titled, &cited_of(&titled)), None);
-        let plain = json!({"authors": ["Friston"], "year": 2010});
+        let plain = req(json!({"authors": ["Friston"], "year": 2010}));
         assert_eq!(ambiguous_suffix(&plain, &cited_of(&plain)), None);
     }
 
@@ -877,7 +907,7 @@ mod tests {
             markdown,
             "# A title\n\nParr, Thomas · 2020\n\n## Abstract\n\nWhat it found.\n"
         );
-        assert_eq!(result["content_type"], "abstract");
-        assert_eq!(result["source_url"], "https://doi.org/10.1/x");
+        assert_eq!(result.content_type, "abstract");
+        assert_eq!(result.source_url, "https://doi.org/10.1/x");
     }
 }

@@ -5,8 +5,9 @@ use crate::http::{Fetch, Request};
 use crate::site::process;
 use kerai_core::crawl::robots::{product_token, robots_policy_for_status, Robots, RobotsPolicy};
 use kerai_core::scholarly::license_family;
+use kerai_core::wire::crawl_queue::{DepositResult, WorkKeys};
 use kerai_core::{ErrorKind, ResourceError};
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 
 /// Fetch `url` (a copy found by `source`), convert it and return the deposit. `license` is what
 /// the source said; a page's own structured data may name one when the source did not.
@@ -16,7 +17,13 @@ pub async fn fetch_open_copy(
     license: Option<&str>,
     ctx: &Ctx<'_>,
 ) -> Outcome {
-    if let Some(done) = ctx.already_known(json!({"url": url})).await {
+    if let Some(done) = ctx
+        .already_known(WorkKeys {
+            url: Some(url.to_string()),
+            ..WorkKeys::default()
+        })
+        .await
+    {
         return done;
     }
     if let Err(e) = robots_allow(url, ctx).await {
@@ -110,23 +117,22 @@ pub async fn fetch_open_copy(
     }
     let license = family;
     let words = p.markdown.split_whitespace().count();
-    let mut result = Map::new();
-    result.insert("source_url".into(), json!(resp.final_url));
-    result.insert("source_type".into(), json!(p.source_type));
-    result.insert("license".into(), json!(license));
-    result.insert("fetched_at".into(), json!(chrono::Utc::now().to_rfc3339()));
-    result.insert(
-        "content_type".into(),
-        json!(if words < ctx.policy.min_full_text_words {
+    let mut metadata = p.metadata;
+    metadata.remove("structured");
+    let result = DepositResult {
+        source_url: resp.final_url.clone(),
+        source_type: p.source_type.to_string(),
+        license,
+        fetched_at: chrono::Utc::now().to_rfc3339(),
+        content_type: if words < ctx.policy.min_full_text_words {
             "abstract"
         } else {
             "full"
-        }),
-    );
-    result.insert("found_via".into(), json!(source));
-    let mut metadata = p.metadata;
-    metadata.remove("structured");
-    result.insert("metadata".into(), Value::Object(metadata));
+        }
+        .to_string(),
+        found_via: source.to_string(),
+        metadata,
+    };
     Outcome::Deposit {
         markdown: p.markdown,
         result,

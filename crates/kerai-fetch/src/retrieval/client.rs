@@ -2,6 +2,7 @@
 //! environment variable the settings name.
 
 use kerai_core::openai::{self, Usage};
+use kerai_core::wire::embed::ChatConfig;
 use serde_json::Value;
 use std::time::Duration;
 
@@ -16,26 +17,21 @@ pub struct Endpoint {
 }
 
 impl Endpoint {
-    /// From `kerai._chat_config()` / `kerai._embedding_config()`; `None` when no base URL is set.
+    /// From `db::embed::chat_config` / `db::embed::embedding_config`; `None` when no base URL is set.
     pub fn from_config(
-        cfg: &Value,
+        cfg: &ChatConfig,
         default_key_env: &str,
         default_timeout: u64,
     ) -> Option<Endpoint> {
-        let base = cfg["base_url"].as_str().filter(|s| !s.is_empty())?;
+        let base = cfg.base_url.as_deref().filter(|s| !s.is_empty())?;
         Some(Endpoint {
             base_url: base.to_string(),
-            model: cfg["model"].as_str().unwrap_or("").to_string(),
-            api_key_env: cfg["api_key_env"]
-                .as_str()
-                .unwrap_or(default_key_env)
-                .to_string(),
-            timeout: Duration::from_secs(
-                cfg["timeout_seconds"]
-                    .as_u64()
-                    .unwrap_or(default_timeout)
-                    .max(1),
-            ),
+            model: cfg.model.clone().unwrap_or_default(),
+            api_key_env: cfg
+                .api_key_env
+                .clone()
+                .unwrap_or_else(|| default_key_env.to_string()),
+            timeout: Duration::from_secs(cfg.timeout_seconds.unwrap_or(default_timeout).max(1)),
         })
     }
 

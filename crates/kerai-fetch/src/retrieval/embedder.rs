@@ -3,7 +3,6 @@
 
 use super::Endpoint;
 use kerai_core::embed::{self, EmbeddingProvider, MiniLm, Settings};
-use serde_json::Value;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio_postgres::Client;
@@ -36,12 +35,10 @@ async fn local_model() -> Result<Arc<MiniLm>, String> {
 
 /// The embedding settings stored in the database.
 pub async fn settings(client: &Client) -> Result<Settings, String> {
-    let cfg: Value = client
-        .query_one("SELECT kerai._embedding_config()", &[])
+    let cfg = crate::db::embed::embedding_config(client)
         .await
-        .map_err(|e| crate::db::message(&e))?
-        .get(0);
-    Ok(Settings::from_json(&cfg))
+        .map_err(|e| crate::db::message(&e))?;
+    Ok(Settings::from_config(&cfg))
 }
 
 impl Embedder {

@@ -1,6 +1,6 @@
 //! The fetcher's side of retrieval: embedding providers (the local model, or an
 //! OpenAI-compatible endpoint) and the chat endpoint, configured by the database's settings
-//! (`kerai._embedding_config()`, `kerai._chat_config()`), with API keys from this process's
+//! (`db::embed::embedding_config`, `db::embed::chat_config`), with API keys from this process's
 //! environment.
 
 pub mod client;

@@ -1,7 +1,7 @@
 //! The fetcher's retrieval work: embed the chunks that wait for a vector, and ask the chat
 //! model for the claims of chunks when `llm_claims` is on. Both go through the extension's
-//! worker functions (`kerai._embed_claim/_embed_store/_embed_fail`,
-//! `kerai._llm_claims_todo`, `kerai.record_llm_claims`), so several fetchers split the work
+//! worker functions (`db::embed::claim/store/fail`, `db::embed::llm_claims_todo`,
+//! `kerai.record_llm_claims`), so several fetchers split the work
 //! and a killed one loses nothing.
 
 use super::embedder::{self, Embedder};
@@ -67,28 +67,19 @@ pub async fn embed_pending(
             Some(l) => batch.min((l - s.embedded - s.failed) as i32),
             None => batch,
         };
-        let rows = client
-            .query(
-                "SELECT id, content FROM kerai._embed_claim($1, $2, $3)",
-                &[&worker, &n, &300i32],
-            )
+        let rows = db::embed::claim(client, worker, n, 300)
             .await
             .map_err(|e| db::message(&e))?;
         if rows.is_empty() {
             break;
         }
-        let ids: Vec<Uuid> = rows.iter().map(|r| r.get(0)).collect();
-        let texts: Vec<String> = rows.iter().map(|r| r.get(1)).collect();
+        let (ids, texts): (Vec<Uuid>, Vec<String>) = rows.into_iter().unzip();
         let outcome = match embedder.embed(&texts).await {
             Ok(vectors) => {
                 let lits: Vec<String> = vectors.iter().map(|v| vector_literal(v)).collect();
-                client
-                    .query_one(
-                        "SELECT kerai._embed_store($1, $2, $3, $4)",
-                        &[&worker, &model, &ids, &lits],
-                    )
+                db::embed::store(client, worker, &model, &ids, &lits)
                     .await
-                    .map(|r| r.get::<_, i32>(0) as u64)
+                    .map(|stored| stored as u64)
                     .map_err(|e| db::message(&e))
             }
             Err(e) => Err(e),
@@ -99,8 +90,7 @@ pub async fn embed_pending(
                 failed_in_a_row = 0;
             }
             Err(e) => {
-                client
-                    .execute("SELECT kerai._embed_fail($1, $2, $3)", &[&worker, &ids, &e])
+                db::embed::fail(client, worker, &ids, &e)
                     .await
                     .map_err(|e| db::message(&e))?;
                 eprintln!("kerai: warning: embedding {} chunks failed: {e}", ids.len());
@@ -175,25 +165,17 @@ pub struct ClaimsSummary {
 /// Ask the chat model for the claims of chunks not yet asked about (at most `limit`).
 /// `Ok(None)` when no chat endpoint is configured.
 pub async fn llm_claims(client: &Client, limit: i64) -> Result<Option<ClaimsSummary>, String> {
-    let cfg: Value = client
-        .query_one("SELECT kerai._chat_config()", &[])
+    let cfg = db::embed::chat_config(client)
         .await
-        .map_err(|e| db::message(&e))?
-        .get(0);
+        .map_err(|e| db::message(&e))?;
     let Some(endpoint) = Endpoint::from_config(&cfg, "KERAI_CHAT_API_KEY", 60) else {
         return Ok(None);
     };
-    let rows = client
-        .query(
-            "SELECT id, prompt FROM kerai._llm_claims_todo($1)",
-            &[&limit],
-        )
+    let rows = db::embed::llm_claims_todo(client, limit)
         .await
         .map_err(|e| db::message(&e))?;
     let mut s = ClaimsSummary::default();
-    for r in rows {
-        let chunk: Uuid = r.get(0);
-        let prompt: String = r.get(1);
+    for (chunk, prompt) in rows {
         s.chunks += 1;
         match endpoint
             .chat(

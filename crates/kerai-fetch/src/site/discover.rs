@@ -7,29 +7,11 @@ use crate::http::{Fetch, Http, Request};
 use crate::target::TargetConfig;
 use chrono::{DateTime, Utc};
 use kerai_core::crawl::sitemap::{FetchResult, SitemapWalk, WalkOptions};
-use serde_json::{json, Value};
 use std::collections::{BTreeMap, HashSet};
 
 /// A URL to add to a job.
-#[derive(Debug, Clone, PartialEq)]
-pub struct NewUrl {
-    pub url: String,
-    pub url_hash: String,
-    pub host: String,
-    pub depth: u32,
-    pub via: &'static str,
-    pub discovered_from: Option<String>,
-    pub sitemap: Option<Value>,
-}
-
-impl NewUrl {
-    pub fn to_json(&self) -> Value {
-        json!({
-            "url": self.url, "url_hash": self.url_hash, "host": self.host, "depth": self.depth,
-            "via": self.via, "discovered_from": self.discovered_from, "sitemap": self.sitemap,
-        })
-    }
-}
+pub use kerai_core::wire::site::NewUrl;
+use kerai_core::wire::site::SitemapEntry;
 
 #[derive(Debug, Default)]
 pub struct Discovered {
@@ -60,7 +42,7 @@ pub async fn discover(
                         url_hash: s.url_hash,
                         host: s.host,
                         depth: 0,
-                        via: "seed",
+                        via: "seed".into(),
                         discovered_from: None,
                         sitemap: None,
                     });
@@ -155,22 +137,19 @@ pub async fn discover(
             match scope.check(&page.url, 0) {
                 Ok(s) => {
                     if seen.insert(s.url_hash.clone()) {
-                        let mut sm = serde_json::Map::new();
-                        if let Some(lm) = page.lastmod {
-                            sm.insert("lastmod".into(), json!(lm.to_rfc3339()));
-                        }
-                        if let Some(cf) = page.changefreq {
-                            sm.insert("changefreq".into(), json!(cf.as_str()));
-                        }
-                        sm.insert("priority".into(), json!(page.priority));
+                        let sm = SitemapEntry {
+                            lastmod: page.lastmod.map(|lm| lm.to_rfc3339()),
+                            changefreq: page.changefreq.map(|cf| cf.as_str().to_string()),
+                            priority: Some(page.priority),
+                        };
                         out.urls.push(NewUrl {
                             url: s.url,
                             url_hash: s.url_hash,
                             host: s.host,
                             depth: 0,
-                            via: "sitemap",
+                            via: "sitemap".into(),
                             discovered_from: None,
-                            sitemap: Some(Value::Object(sm)),
+                            sitemap: Some(sm),
                         });
                     }
                 }

@@ -1,8 +1,9 @@
-//! The recorder: results go to Postgres in batches (kerai._job_record), on a connection of
+//! The recorder: results go to Postgres in batches (`db::jobs::record`), on a connection of
 //! their own, so fetching never waits for the database and the database sees few, large
 //! transactions. A batch the database refuses is retried item by item, so one bad page fails
 //! alone.
 
+use kerai_core::wire::site::{JobError, RecordCounts};
 use serde_json::{json, Value};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -29,15 +30,14 @@ impl Totals {
         self.new + self.updated + self.unchanged + self.failed + self.skipped
     }
 
-    fn add(&mut self, counts: &Value) {
-        let n = |k: &str| counts[k].as_u64().unwrap_or(0);
-        self.new += n("new");
-        self.updated += n("updated");
-        self.unchanged += n("unchanged");
-        self.failed += n("failed");
-        self.skipped += n("skipped");
-        self.stale += n("stale");
-        self.links += n("links");
+    fn add(&mut self, counts: &RecordCounts) {
+        self.new += counts.new;
+        self.updated += counts.updated;
+        self.unchanged += counts.unchanged;
+        self.failed += counts.failed;
+        self.skipped += counts.skipped;
+        self.stale += counts.stale;
+        self.links += counts.links;
     }
 }
 
@@ -151,9 +151,13 @@ async fn write(
                     Ok(counts) => add(totals, &counts),
                     Err(e) => {
                         let url = item["url"].as_str().unwrap_or("?").to_string();
+                        let error = JobError {
+                            kind: "storage".into(),
+                            message: format!("kerai could not store {url}: {e}"),
+                        };
                         let failed = json!([{
                             "url_id": item["url_id"], "url": url, "outcome": "failed",
-                            "error": {"kind": "storage", "message": format!("kerai could not store {url}: {e}")},
+                            "error": error,
                         }]);
                         match record(db, job, worker, &failed).await {
                             Ok(counts) => add(totals, &counts),
@@ -171,17 +175,13 @@ async fn record(
     job: uuid::Uuid,
     worker: &str,
     batch: &Value,
-) -> Result<Value, String> {
-    db.query_one(
-        "SELECT kerai._job_record($1, $2, $3)",
-        &[&job, &worker, batch],
-    )
-    .await
-    .map(|r| r.get::<_, Value>(0))
-    .map_err(|e| crate::db::message(&e))
+) -> Result<RecordCounts, String> {
+    crate::db::jobs::record(db, job, worker, batch)
+        .await
+        .map_err(|e| crate::db::message(&e))
 }
 
-fn add(totals: &Arc<Mutex<Totals>>, counts: &Value) {
+fn add(totals: &Arc<Mutex<Totals>>, counts: &RecordCounts) {
     if let Ok(mut t) = totals.lock() {
         t.add(counts);
     }

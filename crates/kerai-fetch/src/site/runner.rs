@@ -15,6 +15,7 @@ use crate::render::Renderer;
 use crate::target::TargetConfig;
 use chrono::{DateTime, Utc};
 use kerai_core::crawl::robots::{product_token, robots_policy_for_status, Robots, RobotsPolicy};
+use kerai_core::wire::site::{JobError, JobLog, SitemapEntry};
 use kerai_core::{ErrorKind, ResourceError};
 use serde_json::{json, Value};
 use std::collections::HashSet;
@@ -166,15 +167,8 @@ pub async fn run_job(
             >= Duration::from_secs((opts.lease_seconds as u64 / 4).max(1))
         {
             last_heartbeat = now;
-            match control
-                .query_one(
-                    "SELECT kerai._job_heartbeat($1, $2, $3)",
-                    &[&spec.id, &opts.worker, &opts.lease_seconds],
-                )
-                .await
-            {
-                Ok(r) => {
-                    let st: Option<String> = r.get(0);
+            match db::jobs::heartbeat(&control, spec.id, &opts.worker, opts.lease_seconds).await {
+                Ok(st) => {
                     if st.as_deref() != Some("RUNNING") {
                         cancelled = st.as_deref() == Some("CANCELLED");
                         stopping = true;
@@ -188,15 +182,12 @@ pub async fn run_job(
         }
         if let Some(d) = deadline {
             if !stopping && Utc::now() >= d {
-                let _ = control
-                    .execute(
-                        "SELECT kerai._job_log($1, 'WARN', 'MAX_RUNTIME', $2)",
-                        &[
-                            &spec.id,
-                            &format!("max_runtime {:?} reached: stopping", cfg.max_runtime),
-                        ],
-                    )
-                    .await;
+                let _ = db::jobs::log_max_runtime(
+                    &control,
+                    spec.id,
+                    &format!("max_runtime {:?} reached: stopping", cfg.max_runtime),
+                )
+                .await;
                 stopping = true;
             }
         }
@@ -432,17 +423,15 @@ async fn claim(
     n: i32,
     lease: i32,
 ) -> Result<Vec<Item>, String> {
-    let rows = db
-        .query(
-            "SELECT * FROM kerai._job_claim_urls($1, $2, $3, $4)",
-            &[&job, &worker, &n, &lease],
-        )
+    let rows = db::jobs::claim_urls(db, job, worker, n, lease)
         .await
         .map_err(|e| format!("cannot lease URLs: {}", db::message(&e)))?;
     Ok(rows
         .iter()
         .map(|r| {
-            let sitemap: Option<Value> = r.get("sitemap");
+            let sitemap: Option<SitemapEntry> = r
+                .get::<_, Option<Value>>("sitemap")
+                .map(SitemapEntry::from_json);
             Item {
                 id: r.get("id"),
                 url: r.get("url"),
@@ -450,7 +439,7 @@ async fn claim(
                 depth: r.get("depth"),
                 sitemap_lastmod: sitemap
                     .as_ref()
-                    .and_then(|s| s["lastmod"].as_str())
+                    .and_then(|s| s.lastmod.as_deref())
                     .and_then(|s| DateTime::parse_from_rfc3339(s).ok())
                     .map(|d| d.with_timezone(&Utc)),
                 etag: r.get("etag"),
@@ -491,16 +480,12 @@ async fn seed(db: &Client, spec: &JobSpec, shared: &Shared) -> Result<(), Failur
                         url_hash: s.url_hash,
                         host: s.host,
                         depth: 0,
-                        via: if spec.mode == "url" { "seed" } else { "retry" },
+                        via: if spec.mode == "url" { "seed" } else { "retry" }.into(),
                         discovered_from: None,
                         sitemap: None,
                     }),
                     Err(why) => {
-                        let _ = db
-                            .execute(
-                                "SELECT kerai._job_log($1, 'WARN', 'OUT_OF_SCOPE', $2, $3)",
-                                &[&spec.id, &format!("{u}: {why}"), &u],
-                            )
+                        let _ = db::jobs::log_out_of_scope(db, spec.id, &format!("{u}: {why}"), &u)
                             .await;
                     }
                 }
@@ -529,18 +514,12 @@ async fn seed(db: &Client, spec: &JobSpec, shared: &Shared) -> Result<(), Failur
         }
     }
     for chunk in urls.chunks(1000) {
-        let arr = Value::Array(chunk.iter().map(NewUrl::to_json).collect());
-        db.query_one("SELECT kerai._job_add_urls($1, $2)", &[&spec.id, &arr])
+        db::jobs::add_urls(db, spec.id, chunk)
             .await
             .map_err(|e| Failure::critical(format!("cannot queue URLs: {}", db::message(&e))))?;
     }
     if !note.is_empty() {
-        let _ = db
-            .execute(
-                "SELECT kerai._job_log($1, 'INFO', 'DISCOVERY', $2)",
-                &[&spec.id, &note],
-            )
-            .await;
+        let _ = db::jobs::log_discovery(db, spec.id, &note).await;
     }
     Ok(())
 }
@@ -782,7 +761,7 @@ fn fetched_result(
 ) -> Value {
     let cfg = &shared.cfg;
     let mut links: Vec<Value> = Vec::new();
-    let mut logs: Vec<Value> = Vec::new();
+    let mut logs: Vec<JobLog> = Vec::new();
     let next_depth = item.depth as u32 + 1;
     if cfg.follow_links && next_depth <= cfg.max_depth && !p.links.is_empty() {
         let mut seen = HashSet::new();
@@ -803,8 +782,15 @@ fn fetched_result(
                 };
                 if n > cfg.trap_limit {
                     if n == cfg.trap_limit + 1 {
-                        logs.push(json!({"level": "WARN", "event": "CRAWLER_TRAP", "url": s.url,
-                            "message": format!("crawler trap: {} (more than {} URLs shaped {shape}; not followed)", s.url, cfg.trap_limit)}));
+                        logs.push(JobLog {
+                            level: "WARN".into(),
+                            event: "CRAWLER_TRAP".into(),
+                            url: s.url.clone(),
+                            message: format!(
+                                "crawler trap: {} (more than {} URLs shaped {shape}; not followed)",
+                                s.url, cfg.trap_limit
+                            ),
+                        });
                     }
                     continue;
                 }
@@ -815,7 +801,7 @@ fn fetched_result(
                             url_hash: s.url_hash,
                             host: s.host,
                             depth: next_depth,
-                            via: "link",
+                            via: "link".into(),
                             discovered_from: Some(item.url.clone()),
                             sitemap: None,
                         }
@@ -868,14 +854,22 @@ fn failed_result(item: &Item, error: &ResourceError, status: Option<u16>) -> Val
         "url_id": item.id, "url": item.url, "outcome": "failed",
         "source_type": item.source_type.clone().or_else(|| type_from_path(&item.url)),
         "http": {"status": status},
-        "error": {"kind": error.kind.code(), "message": error.to_string()},
+        "error": job_error(error),
     })
+}
+
+/// A result's `error`.
+fn job_error(error: &ResourceError) -> JobError {
+    JobError {
+        kind: error.kind.code().to_string(),
+        message: error.to_string(),
+    }
 }
 
 fn skipped_result(item: &Item, error: &ResourceError) -> Value {
     json!({
         "url_id": item.id, "url": item.url, "outcome": "skipped",
         "source_type": item.source_type.clone().or_else(|| type_from_path(&item.url)),
-        "error": {"kind": error.kind.code(), "message": error.to_string()},
+        "error": job_error(error),
     })
 }

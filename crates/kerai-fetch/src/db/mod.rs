@@ -1,4 +1,10 @@
-//! The Postgres connection: a normal connection string, like any other client.
+//! The Postgres connection: a normal connection string, like any other client; and, one
+//! submodule per part of the contract, every `kerai._*` function the fetcher calls.
+
+pub mod answer;
+pub mod crawl_queue;
+pub mod embed;
+pub mod jobs;
 
 use crate::exit::Failure;
 use kerai_core::wire::{self, Peer};
