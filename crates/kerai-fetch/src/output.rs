@@ -111,6 +111,17 @@ pub fn print_json(v: &serde_json::Value) {
     );
 }
 
+/// The first `n` characters of a text on one line, with an ellipsis when cut.
+pub fn snippet(text: &str, n: usize) -> String {
+    let flat: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if flat.chars().count() <= n {
+        flat
+    } else {
+        let cut: String = flat.chars().take(n).collect();
+        format!("{}…", cut.trim_end())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

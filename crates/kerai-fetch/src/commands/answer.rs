@@ -7,7 +7,8 @@ use crate::args::AnswerArgs;
 use crate::db;
 use crate::exit::{Code, Failure};
 use crate::output::print_json;
-use crate::retrieval::query::{filters_of, snippet, with_query_embedding};
+use crate::output::snippet;
+use crate::retrieval::query::{filters_of, with_query_embedding};
 use crate::retrieval::Endpoint;
 use serde_json::Value;
 

@@ -4,8 +4,9 @@
 use crate::args::{Format, SearchArgs};
 use crate::db;
 use crate::exit::{Code, Failure};
+use crate::output::snippet;
 use crate::output::{print_json, Table};
-use crate::retrieval::query::{filters_of, snippet, with_query_embedding};
+use crate::retrieval::query::{filters_of, with_query_embedding};
 use serde_json::{json, Value};
 
 pub async fn run(url: &str, args: SearchArgs) -> Result<Code, Failure> {

@@ -1,6 +1,7 @@
 //! The report's drawings as inline SVG: bars, a growth line, job outcomes, the citation graph.
 
 use super::Graph;
+use crate::output::snippet;
 use std::fmt::Write;
 
 /// Colours of citation depths 0, 1, 2, ... (the last repeats).
@@ -31,14 +32,6 @@ pub fn escape(s: &str) -> String {
     out
 }
 
-fn clip(s: &str, n: usize) -> String {
-    if s.chars().count() <= n {
-        s.to_string()
-    } else {
-        format!("{}…", s.chars().take(n - 1).collect::<String>().trim_end())
-    }
-}
-
 /// Horizontal bars, one per item, longest first as given.
 pub fn bars(items: &[(String, i64)], colour: &str) -> String {
     let max = items.iter().map(|(_, n)| *n).max().unwrap_or(1).max(1) as f64;
@@ -57,7 +50,7 @@ pub fn bars(items: &[(String, i64)], colour: &str) -> String {
             r#"<text x="{lx}" y="{ty}" text-anchor="end">{label}</text><rect x="{bx}" y="{y}" width="{len:.1}" height="18" rx="3" fill="{colour}"><title>{label}: {n}</title></rect><text x="{vx:.1}" y="{ty}">{n}</text>"#,
             lx = label_w - 8.0,
             ty = y + 14.0,
-            label = escape(&clip(label, 18)),
+            label = escape(&snippet(label, 17)),
             bx = label_w,
             vx = label_w + len + 6.0,
         );
@@ -229,7 +222,7 @@ pub fn citation_graph(g: &Graph) -> String {
             d = n.depth,
             tx = x_of(i) - 6.0,
             ty = y_of[i] - 9.0,
-            label = escape(&clip(&n.title, 26)),
+            label = escape(&snippet(&n.title, 25)),
         );
     }
     for d in 0..=max_depth {

@@ -52,12 +52,7 @@ pub async fn fail(client: &Client, item: i64, kind: &str, reason: &str) -> Resul
 
 /// Record a failure (`kerai._worker_fail` with `failed`): the outcome could not be recorded.
 pub async fn fail_unrecorded(client: &Client, item: i64, why: &str) -> Result<u64, Error> {
-    client
-        .execute(
-            "SELECT kerai._worker_fail($1, 'failed', $2)",
-            &[&item, &why],
-        )
-        .await
+    fail(client, item, "failed", why).await
 }
 
 /// Keep the lease of an item in hand (`kerai._worker_heartbeat`).

@@ -1,5 +1,5 @@
 //! A search query as the CLI sends it: `--filter` pairs as `kerai.search`'s filters, the
-//! query's vector embedded with this process's provider, and one-line snippets of the hits.
+//! query's vector embedded with this process's provider.
 
 use crate::exit::Failure;
 use crate::retrieval::Embedder;
@@ -45,15 +45,4 @@ pub async fn with_query_embedding(client: &Client, query: &str, mut filters: Val
         Err(err) => eprintln!("kerai: warning: {err}; the database will embed the query"),
     }
     filters
-}
-
-/// The first `n` characters of a text on one line, with an ellipsis when cut.
-pub fn snippet(text: &str, n: usize) -> String {
-    let flat: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    if flat.chars().count() <= n {
-        flat
-    } else {
-        let cut: String = flat.chars().take(n).collect();
-        format!("{}…", cut.trim_end())
-    }
 }
