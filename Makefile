@@ -30,9 +30,9 @@ test: ## every test: cargo, pgrx, pg_regress, end-to-end
 	@scripts/setup.sh
 	@scripts/test.sh
 
-install: ## build and install the extension into the system Postgres
+install: ## build a release of the extension and install it into the system Postgres (KERAI_RELEASE=0: a debug build)
 	@scripts/setup.sh
-	@scripts/install.sh >/dev/null
+	@KERAI_RELEASE=$${KERAI_RELEASE:-1} scripts/install.sh >/dev/null
 
 bench: ## speed figures (release builds, generated corpora); KERAI_BENCH_ONLY / KERAI_BENCH_SCALE
 	@scripts/setup.sh

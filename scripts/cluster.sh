@@ -67,6 +67,7 @@ synchronous_commit = off
 full_page_writes = off
 log_min_messages = warning
 log_min_error_statement = panic
+log_line_prefix = '%m [%p] %q%u@%d '
 CONF
 }
 

@@ -13,6 +13,9 @@ port="${KERAI_PGPORT:-28815}"
 db=kerai
 
 "${KERAI_ROOT}/scripts/setup.sh"
+if [ "${KERAI_RELEASE:-0}" != 1 ]; then
+  say "the demo uses a debug build of the extension: quicker to build, several times slower to run (KERAI_RELEASE=1 make demo, or make install, builds a release)"
+fi
 changed="$(scripts/install.sh | tail -n1)"
 if [ "$changed" = changed ] && scripts/cluster.sh running demo; then
   say "the extension library changed: restarting the demo cluster to load it"
@@ -21,10 +24,9 @@ else
   scripts/cluster.sh start demo "$port" "$db"
 fi
 scripts/db.sh ensure "$port" "$db"
+say "building the kerai CLI and the fixture servers"
+cargo build --locked -q -p kerai-fetch -p kerai-e2e --bins
 scripts/site.sh start
-
-say "building the kerai CLI"
-cargo build --locked -q -p kerai-fetch
 export DATABASE_URL
 # The CLI logs in as kerai_demo: not a superuser, a member of kerai_editor and kerai_fetcher
 # (docs/roles.md). `make psql` stays the superuser.

@@ -12,6 +12,16 @@ say()  { printf 'kerai: %s\n' "$*"; }
 warn() { printf 'kerai: warning: %s\n' "$*" >&2; }
 die()  { printf 'kerai: error: %s\n' "$*" >&2; exit 2; }
 
+# wait_for PID SECONDS: true when process PID (a child) has ended, false after SECONDS.
+wait_for() {
+  local i
+  for ((i = 0; i < $2 * 10; i++)); do
+    kill -0 "$1" 2>/dev/null || return 0
+    sleep 0.1
+  done
+  return 1
+}
+
 # Run a command as the postgres user (initdb and postgres refuse root).
 as_postgres() {
   if [ "$(id -u)" = 0 ]; then

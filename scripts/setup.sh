@@ -100,7 +100,11 @@ SRC
   if [ -z "$srcdir" ] || [ ! -f "$srcdir/Makefile" ]; then
     rm -rf ./pgvector-* ./pgvector_*
     say "apt-get source pgvector"
-    apt-get source -qq pgvector >/dev/null || { APT_UPDATED=""; apt_update_once; apt-get source -qq pgvector >/dev/null; } \
+    # The download goes into a directory of root's, which apt's sandbox user (_apt) cannot
+    # write: say so, instead of apt warning "Download is performed unsandboxed as root" (the
+    # source package is checked against the archive's signatures either way).
+    apt_src=(apt-get -o APT::Sandbox::User=root source -qq pgvector)
+    "${apt_src[@]}" >/dev/null || { APT_UPDATED=""; apt_update_once; "${apt_src[@]}" >/dev/null; } \
       || die "apt-get source pgvector failed"
     srcdir="$(find . -maxdepth 1 -type d -name 'pgvector-*' | head -n1)"
   fi

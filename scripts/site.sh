@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The demo's servers: examples/site/ on 127.0.0.1:${KERAI_SITE_PORT:-28880}, and the offline
-# stand-ins for the scholarly services (scripts/serve_scholarly.py, catalogue
-# examples/scholarly/works.json) on 127.0.0.1:${KERAI_SCHOLAR_PORT:-28881}.
+# stand-ins for the scholarly services (catalogue examples/scholarly/works.json) on
+# 127.0.0.1:${KERAI_SCHOLAR_PORT:-28881}. Both are the test suite's own fakes (tests/src/site.rs,
+# tests/src/scholarly.rs), run by the kerai-fixtures binary that scripts/demo.sh builds.
 #   site.sh start | stop | url | scholar-url
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -10,6 +11,7 @@ port="${KERAI_SITE_PORT:-28880}"
 scholar_port="${KERAI_SCHOLAR_PORT:-28881}"
 pidfile="${KERAI_STATE}/site.pid"
 scholar_pidfile="${KERAI_STATE}/scholar.pid"
+fixtures="${KERAI_ROOT}/target/debug/kerai-fixtures"
 mkdir -p "$KERAI_STATE"
 
 alive() { [ -f "$1" ] && kill -0 "$(cat "$1")" 2>/dev/null; }
@@ -32,11 +34,12 @@ start_server() {
 
 case "${1:-}" in
   start)
+    [ -x "$fixtures" ] || die "${fixtures} is missing; build it with: cargo build -p kerai-e2e --bins"
     PORT_VAR=KERAI_SITE_PORT start_server "demo site (examples/site/)" "$pidfile" "$port" "${KERAI_STATE}/site.log" \
-      python3 "${KERAI_ROOT}/scripts/serve_site.py" "${KERAI_ROOT}/examples/site" "$port" --pidfile "$pidfile"
+      "$fixtures" site "${KERAI_ROOT}/examples/site" "$port" --pidfile "$pidfile"
     PORT_VAR=KERAI_SCHOLAR_PORT start_server "scholarly services (offline stand-ins)" "$scholar_pidfile" "$scholar_port" \
       "${KERAI_STATE}/scholar.log" \
-      python3 "${KERAI_ROOT}/scripts/serve_scholarly.py" "${KERAI_ROOT}/examples/scholarly/works.json" "$scholar_port" \
+      "$fixtures" scholarly "${KERAI_ROOT}/examples/scholarly/works.json" "$scholar_port" \
       --site "http://127.0.0.1:${port}" --pidfile "$scholar_pidfile"
     ;;
   stop)

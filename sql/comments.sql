@@ -99,7 +99,13 @@ COMMENT ON FUNCTION kerai.uuid7() IS
     'index and ids sort by creation.';
 
 COMMENT ON FUNCTION kerai.version() IS
-    'The version of the kerai library the server loaded (for example `0.3.0`).';
+    'The version of the kerai library the server loaded (for example `0.3.0`); `kerai.build_info()` says '
+    'which build it is.';
+
+COMMENT ON FUNCTION kerai.build_info() IS
+    'How the loaded kerai library was built: `{version, build, api_version}`, where `build` is `release` '
+    '(optimised; what `make install` builds) or `debug` (quick to build and several times slower; what '
+    '`make demo` and the tests use), and `api_version` is the version of the fetcher''s API.';
 
 -- ----- citations and references
 
@@ -306,7 +312,8 @@ COMMENT ON FUNCTION kerai.answer(text, integer, jsonb) IS
     'those passages, each followed by its passage number `[n]`. Logs the request, the response with its token '
     'counts and the citations (`kerai.ai_requests`, `ai_responses`, `citations`) and returns `{request, answer, '
     'mode, model, prompt_tokens, completion_tokens, citations: [{order, chunk_id, url, version_date, text, '
-    'relevance}]}`. Errors as `kerai.search`, and `08006` when the chat endpoint fails; every kerai role may call '
+    'relevance}]}`: the passages the answer cites, numbered as in its text (all of them when it cites none). '
+    'Errors as `kerai.search`, and `08006` when the chat endpoint fails; every kerai role may call '
     'it (`kerai_reader`).';
 
 COMMENT ON FUNCTION kerai.extract_entities(text) IS

@@ -216,7 +216,10 @@ $$;
 
 -- Log an answer built from `hits` (kerai._answer_passages): the request, the response with its
 -- token counts, the citations with their relevance to the best passage. Returns what
--- kerai.answer returns (kerai answer, with a chat model, calls it too).
+-- kerai.answer returns (kerai answer, with a chat model, calls it too). The citations are the
+-- passages the text cites as [n] (or [n, m]), keeping their numbers, so every number in the
+-- text is in the list and the list holds no passage the text does not cite; a text that cites
+-- no passage it was given lists them all.
 CREATE FUNCTION kerai._answer_result(query text, hits jsonb, answer text, model text, mode text,
                                      prompt_tokens integer, completion_tokens integer, filters jsonb)
 RETURNS jsonb
@@ -224,6 +227,11 @@ LANGUAGE plpgsql AS $$
 #variable_conflict use_variable
 DECLARE
     top float8 := coalesce(nullif((hits->0->>'score')::float8, 0), 1.0);
+    cited integer[] := ARRAY(
+        SELECT DISTINCT n::integer
+          FROM regexp_matches(coalesce(answer, ''), '\[(\d{1,6}(?:\s*[,;]\s*\d{1,6})*)\]', 'g') m,
+               regexp_split_to_table(m[1], '\s*[,;]\s*') n
+         WHERE n::integer BETWEEN 1 AND jsonb_array_length(hits));
     cites jsonb;
     req uuid;
 BEGIN
@@ -231,7 +239,8 @@ BEGIN
                                                  'version_date', h->>'version_date', 'text', h->>'content',
                                                  'relevance', round(((h->>'score')::float8 / top)::numeric, 4))
                               ORDER BY o), '[]'::jsonb)
-      INTO cites FROM jsonb_array_elements(hits) WITH ORDINALITY AS x(h, o);
+      INTO cites FROM jsonb_array_elements(hits) WITH ORDINALITY AS x(h, o)
+     WHERE cardinality(cited) = 0 OR o = ANY (cited);
     req := kerai._record_answer(query, answer, model, mode, prompt_tokens, completion_tokens,
                                 (SELECT coalesce(jsonb_agg(jsonb_build_object('chunk_id', c->>'chunk_id',
                                                                               'relevance_score', c->'relevance')

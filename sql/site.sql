@@ -199,7 +199,8 @@ CREATE TABLE kerai.job_urls (
 COMMENT ON TABLE kerai.job_urls IS
     'The URLs of one crawl job, each once (by url_hash), leased to fetchers in batches: url, host, depth, via '
     '(seed, sitemap, link, retry, redirect), discovered_from, status (pending, leased, done, failed, skipped), '
-    'outcome (new, updated, unchanged, failed, skipped), attempts, error_kind (a resource error code, '
+    'outcome (new, updated, unchanged, failed, skipped), attempts (how many times it was requested: a lease '
+    'that ends before a request counts none), error_kind (a resource error code, '
     'not_reached or cancelled) and error.';
 CREATE INDEX job_urls_claim_idx ON kerai.job_urls (job_id, id) WHERE status IN ('pending', 'leased');
 
@@ -398,7 +399,7 @@ LANGUAGE sql AS $$
          LIMIT n
            FOR UPDATE OF u SKIP LOCKED
     ), claimed AS (
-        UPDATE kerai.job_urls u SET status = 'leased', leased_by = worker, attempts = u.attempts + 1,
+        UPDATE kerai.job_urls u SET status = 'leased', leased_by = worker,
                lease_until = now() + make_interval(secs => lease_seconds)
           FROM picked WHERE u.id = picked.id
         RETURNING u.*
@@ -411,10 +412,36 @@ LANGUAGE sql AS $$
      ORDER BY c.id
 $$;
 
+-- Take job `job` over from `holder`, a fetcher the caller knows is gone (on the caller's host,
+-- with no such process): the URLs it held go back to the queue at once instead of when their
+-- leases end, and the caller then starts the job with kerai._job_begin. False when the job is
+-- not running under `holder` (it ended, or another fetcher took it).
+CREATE FUNCTION kerai._job_take_over(job uuid, worker text, holder text) RETURNS boolean
+LANGUAGE plpgsql AS $$
+#variable_conflict use_variable
+DECLARE
+    allowed boolean := kerai._require('kerai_fetcher', 'kerai._job_take_over (the fetcher)');
+    released integer;
+BEGIN
+    PERFORM 1 FROM kerai.scrape_jobs s WHERE s.id = job AND s.status = 'RUNNING' AND s.worker = holder FOR UPDATE;
+    IF NOT FOUND THEN
+        RETURN false;
+    END IF;
+    UPDATE kerai.job_urls u SET status = 'pending', leased_by = NULL, lease_until = NULL
+     WHERE u.job_id = job AND u.status = 'leased' AND u.leased_by = holder;
+    GET DIAGNOSTICS released = ROW_COUNT;
+    PERFORM kerai._job_log(job, 'WARN', 'CRAWL_TAKEN_OVER',
+        format('fetcher %s is gone; %s takes the job over (%s URLs it held are queued again)', holder, worker, released),
+        NULL, jsonb_build_object('holder', holder, 'worker', worker, 'released', released));
+    RETURN true;
+END
+$$;
+
 -- Record a batch of results from a fetcher. Each result:
 --   {url_id, outcome: fetched | not_modified | failed | skipped, final_url, http: {status, etag,
 --    last_modified, content_type, ...}, content_hash, raw_html, markdown, source_type, metadata,
---    links: [...] (as for _job_add_urls), error: {kind, message}}
+--    links: [...] (as for _job_add_urls), error: {kind, message}, attempts: how many times the
+--    URL was requested (absent: once, none when skipped)} (kerai_core::wire::site_result)
 -- A result for a URL whose lease this worker lost (it expired and another fetcher took it) is
 -- dropped, so a slow or killed fetcher never writes a page twice.
 CREATE FUNCTION kerai._job_record(job uuid, worker text, results jsonb) RETURNS jsonb
@@ -450,7 +477,8 @@ BEGIN
         st := r->>'outcome';
         IF st = 'skipped' THEN
             UPDATE kerai.job_urls x SET status = 'skipped', outcome = 'skipped', error_kind = r->'error'->>'kind',
-                   error = r->'error'->>'message', source_type = r->>'source_type', finished_at = now(), lease_until = NULL
+                   error = r->'error'->>'message', source_type = r->>'source_type', finished_at = now(), lease_until = NULL,
+                   attempts = x.attempts + coalesce((r->>'attempts')::integer, 0)
              WHERE x.id = u.id;
             PERFORM kerai._job_log(job, 'WARN', 'ITEM_SKIPPED', coalesce(r->'error'->>'message', 'skipped: ' || u.url), u.url,
                                    jsonb_strip_nulls(jsonb_build_object('kind', r->'error'->>'kind')));
@@ -546,7 +574,8 @@ BEGIN
         END IF;
         UPDATE kerai.job_urls x SET status = CASE WHEN outcome = 'failed' THEN 'failed' ELSE 'done' END,
                outcome = outcome, source_type = coalesce(r->>'source_type', x.source_type),
-               error_kind = r->'error'->>'kind', error = r->'error'->>'message', finished_at = now(), lease_until = NULL
+               error_kind = r->'error'->>'kind', error = r->'error'->>'message', finished_at = now(), lease_until = NULL,
+               attempts = x.attempts + coalesce((r->>'attempts')::integer, 1)
          WHERE x.id = u.id;
         counts := jsonb_set(counts, ARRAY[outcome], to_jsonb((counts->>outcome)::integer + 1));
         IF jsonb_typeof(r->'logs') = 'array' THEN

@@ -16,7 +16,10 @@ pub(crate) fn _extractive_answer(
         .map(Option::unwrap_or_default)
         .collect();
     let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
-    let picked =
-        kerai_core::answer::best_sentences(question, &refs, max_sentences.clamp(0, 20) as usize);
-    (!picked.is_empty()).then(|| kerai_core::answer::render(&picked))
+    let picked = kerai_core::retrieval::answer::best_sentences(
+        question,
+        &refs,
+        max_sentences.clamp(0, 20) as usize,
+    );
+    (!picked.is_empty()).then(|| kerai_core::retrieval::answer::render(&picked))
 }

@@ -3,7 +3,7 @@
 
 use crate::errors::{invalid, raise, OrRaise};
 use crate::http;
-use kerai_core::openai;
+use kerai_core::retrieval::openai;
 use pgrx::prelude::*;
 use pgrx::JsonB;
 use serde_json::{json, Value};

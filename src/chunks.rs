@@ -4,9 +4,9 @@
 
 use crate::errors::{invalid, OrRaise};
 use crate::facts::{document_claims, ChunkFacts};
-use kerai_core::chunk::{self, Chunk, ChunkInput, ChunkOptions, ChunkStrategy};
 use kerai_core::markdown::NodeKind;
-use kerai_core::tokens::count_tokens;
+use kerai_core::retrieval::chunk::{self, Chunk, ChunkInput, ChunkOptions, ChunkStrategy};
+use kerai_core::retrieval::tokens::count_tokens;
 use pgrx::prelude::*;
 use pgrx::JsonB;
 use serde_json::{json, Map, Value};

@@ -5,8 +5,8 @@
 
 use crate::errors::{invalid, raise, OrRaise};
 use crate::http;
-use kerai_core::embed::{self, EmbeddingProvider, MiniLm};
-use kerai_core::openai;
+use kerai_core::retrieval::embed::{self, EmbeddingProvider, MiniLm};
+use kerai_core::retrieval::openai;
 use pgrx::prelude::*;
 use pgrx::JsonB;
 use serde_json::Value;

@@ -2,8 +2,8 @@
 //! `kerai.chunk_document` uses, and the LLM claim prompt and its validated answer.
 
 use crate::errors::{invalid, OrRaise};
-use kerai_core::chunk::Chunk;
 use kerai_core::facts::{self, Claim};
+use kerai_core::retrieval::chunk::Chunk;
 use pgrx::prelude::*;
 use pgrx::JsonB;
 use serde_json::{Map, Value};

@@ -11,14 +11,14 @@ mod answer;
 mod chat;
 mod chunks;
 mod citations;
-mod crawl;
+mod convert;
 mod embedding;
 mod errors;
-mod extraction;
 mod facts;
 mod http;
 mod interrupts;
 mod markdown;
+mod site;
 mod version;
 
 /// Runs once when a backend loads the library: long loops in `kerai-core` become places where
@@ -38,19 +38,20 @@ use {
     citations::{
         author_year_key, detect_citations, normalize_title, parse_reference, split_bibliography,
     },
-    crawl::{family_key, normalize_url, robots_allowed, url_hash},
-    embedding::{_embed, embed_pending},
-    extraction::{
+    convert::{
         count_tokens, detect_language, extract_structured, html_to_markdown, source_records,
     },
+    embedding::{_embed, embed_pending},
     facts::{extract_claims, extract_entities, llm_claims_prompt, parse_llm_claims},
     markdown::{parse_markdown, parse_markdown_bytes},
-    version::{uuid7, version},
+    site::{family_key, normalize_url, robots_allowed, url_hash},
+    version::{build_info, uuid7, version},
 };
 
 // The SQL files, named by pipeline stage (graph, references, frontier, resolve, site,
-// retrieval, ops), in the order their dependencies need: tables first, functions written in
-// SQL after the Rust functions they call, the grants last.
+// retrieval, ops). Each one's `requires` names what it needs when it is created: the files
+// whose tables, views and functions it refers to, and the Rust functions it calls. (A PL/pgSQL
+// body may also call functions of a file created later: those are looked up when it runs.)
 extension_sql_file!("../sql/graph.sql", name = "graph", bootstrap);
 extension_sql_file!(
     "../sql/graph_ids.sql",
@@ -60,7 +61,7 @@ extension_sql_file!(
 extension_sql_file!(
     "../sql/ops_counters.sql",
     name = "ops_counters",
-    requires = ["graph_ids"]
+    requires = ["graph"]
 );
 extension_sql_file!(
     "../sql/frontier_agents.sql",
@@ -70,44 +71,71 @@ extension_sql_file!(
 extension_sql_file!(
     "../sql/frontier_states.sql",
     name = "frontier_states",
-    requires = ["ops_counters", "frontier_agents"]
+    requires = ["graph", "ops_counters", "frontier_agents"]
 );
 extension_sql_file!(
     "../sql/frontier_scoring.sql",
     name = "frontier_scoring",
-    requires = ["frontier_states", family_key, normalize_title]
+    requires = [
+        "graph",
+        "frontier_agents",
+        "frontier_states",
+        family_key,
+        normalize_title
+    ]
 );
 extension_sql_file!(
     "../sql/references.sql",
     name = "references",
     requires = [
+        "graph",
+        "frontier_states",
         "frontier_scoring",
+        author_year_key,
         detect_citations,
+        family_key,
+        normalize_title,
+        normalize_url,
         parse_reference,
-        split_bibliography,
-        author_year_key
+        split_bibliography
     ]
 );
 extension_sql_file!(
     "../sql/resolve.sql",
     name = "resolve",
-    requires = ["references", parse_markdown]
+    requires = [
+        "graph",
+        "ops_counters",
+        "frontier_agents",
+        "frontier_states",
+        "frontier_scoring",
+        "references",
+        parse_markdown
+    ]
 );
 extension_sql_file!(
     "../sql/ops_dashboards.sql",
     name = "ops_dashboards",
-    requires = ["resolve"]
+    requires = [
+        "graph",
+        "ops_counters",
+        "frontier_states",
+        "frontier_scoring",
+        "resolve"
+    ]
 );
 extension_sql_file!(
     "../sql/site.sql",
     name = "site",
-    requires = ["ops_dashboards", parse_markdown]
+    requires = ["graph", parse_markdown]
 );
 extension_sql_file!(
     "../sql/retrieval.sql",
     name = "retrieval",
     requires = [
+        "graph",
         "site",
+        uuid7,
         chunk_document,
         _embed,
         _chat,
@@ -119,22 +147,25 @@ extension_sql_file!(
 extension_sql_file!(
     "../sql/retrieval_search.sql",
     name = "retrieval_search",
-    requires = ["retrieval", _extractive_answer]
+    requires = ["site", "retrieval", _chat, _extractive_answer, count_tokens]
 );
-extension_sql_file!(
-    "../sql/ops_partitions.sql",
-    name = "ops_partitions",
-    requires = ["retrieval_search"]
-);
+extension_sql_file!("../sql/ops_partitions.sql", name = "ops_partitions");
 extension_sql_file!(
     "../sql/ops_backups.sql",
     name = "ops_backups",
-    requires = ["ops_partitions"]
+    requires = [
+        "graph",
+        "frontier_agents",
+        "frontier_states",
+        "frontier_scoring",
+        "site",
+        "retrieval"
+    ]
 );
 extension_sql_file!(
     "../sql/ops_users.sql",
     name = "ops_users",
-    requires = ["ops_backups"]
+    requires = ["site", "retrieval", uuid7]
 );
 // The description of every public function (`COMMENT ON`; docs/reference/sql.md is made from
 // them), once every function exists.
@@ -142,6 +173,20 @@ extension_sql_file!(
     "../sql/comments.sql",
     name = "comments",
     requires = [
+        "graph",
+        "graph_ids",
+        "ops_counters",
+        "frontier_agents",
+        "frontier_states",
+        "frontier_scoring",
+        "references",
+        "resolve",
+        "ops_dashboards",
+        "site",
+        "retrieval",
+        "retrieval_search",
+        "ops_partitions",
+        "ops_backups",
         "ops_users",
         author_year_key,
         chunk_document,
@@ -168,7 +213,8 @@ extension_sql_file!(
         split_bibliography,
         url_hash,
         uuid7,
-        version
+        version,
+        build_info
     ]
 );
 // Last of all: the grants cover every function and table above.

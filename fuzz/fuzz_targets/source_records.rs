@@ -2,7 +2,7 @@
 //! S0 source records: segmentation, normalisation, language filter, length bounds and the
 //! near-duplicate collapse over a page; the first byte picks the options. Records keep the
 //! documented bounds and order.
-use kerai_core::html::source_records::{
+use kerai_core::convert::html::source_records::{
     source_records, source_records_json, PageInput, SourceOptions,
 };
 use libfuzzer_sys::fuzz_target;

@@ -148,11 +148,16 @@ pub struct ScholarlyWeb {
 
 impl ScholarlyWeb {
     pub fn start() -> ScholarlyWeb {
+        Self::start_on(0)
+    }
+
+    /// The fakes on `port` of 127.0.0.1 (0: a free one).
+    pub fn start_on(port: u16) -> ScholarlyWeb {
         let works: Arc<Mutex<Vec<Work>>> = Arc::default();
         let concepts: Arc<Mutex<Vec<(String, Value)>>> = Arc::default();
         let seen: Arc<Mutex<Vec<Seen>>> = Arc::default();
         let t = Arc::new(Templates::load());
-        let mut server = Server::bind();
+        let mut server = Server::bind_port(port);
         {
             let (works, concepts, seen) = (works.clone(), concepts.clone(), seen.clone());
             server.serve(4, move |req| {

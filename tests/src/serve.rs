@@ -1,5 +1,5 @@
 //! Loopback HTTP servers for the fixture sites and the fakes of external services: bound to an
-//! ephemeral port on 127.0.0.1, requests handed to worker threads, stopped when dropped.
+//! ephemeral (or a given) port on 127.0.0.1, requests handed to worker threads, stopped when dropped.
 
 use std::sync::Arc;
 use std::thread;
@@ -14,7 +14,15 @@ pub struct Server {
 impl Server {
     /// Bind a free port (nothing is served until [`Server::serve`]).
     pub fn bind() -> Server {
-        let inner = Arc::new(tiny_http::Server::http("127.0.0.1:0").expect("bind 127.0.0.1:0"));
+        Self::bind_port(0)
+    }
+
+    /// Bind `port` on 127.0.0.1 (0: a free one).
+    pub fn bind_port(port: u16) -> Server {
+        let inner = Arc::new(
+            tiny_http::Server::http(("127.0.0.1", port))
+                .unwrap_or_else(|e| panic!("cannot bind 127.0.0.1:{port}: {e}")),
+        );
         let port = inner.server_addr().to_ip().expect("an IP address").port();
         Server {
             base: format!("http://127.0.0.1:{port}"),

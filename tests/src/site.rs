@@ -68,10 +68,15 @@ impl Site {
     }
 
     pub fn start_with_threads(threads: usize) -> Site {
+        Self::start_on(0, threads)
+    }
+
+    /// A site on `port` of 127.0.0.1 (0: a free one), answering on `threads` threads.
+    pub fn start_on(port: u16, threads: usize) -> Site {
         let paths: Arc<Mutex<HashMap<String, Behavior>>> = Arc::default();
         let hits: Arc<Mutex<Vec<String>>> = Arc::default();
         let counts: Arc<Mutex<HashMap<String, usize>>> = Arc::default();
-        let mut server = Server::bind();
+        let mut server = Server::bind_port(port);
         {
             let (paths, hits, counts) = (paths.clone(), hits.clone(), counts.clone());
             let base = server.base.clone();
@@ -167,6 +172,8 @@ impl Site {
                 "pdf" => "application/pdf",
                 "docx" => "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
                 "xlsx" => "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+                "epub" => "application/epub+zip",
+                "md" => "text/markdown; charset=utf-8",
                 "css" => "text/css",
                 "js" => "application/javascript",
                 "svg" => "image/svg+xml",

@@ -4,12 +4,11 @@
 //! rows in every kerai table, the same answers from search, frontier, citation_chain and the
 //! dashboards, and the restored copy crawls on.
 
-use kerai_e2e::{kerai, repo_root, Site, TestDb};
+use kerai_e2e::{kerai, repo_root, scholarly::ScholarlyWeb, Site, TestDb};
 use postgres::Client;
 use std::collections::BTreeMap;
-use std::net::TcpListener;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command};
+use std::process::Command;
 
 /// The binaries of the server the tests run against.
 fn pg_bin(name: &str) -> PathBuf {
@@ -39,46 +38,14 @@ fn run(cmd: &mut Command) {
     );
 }
 
-/// The demo's offline scholarly services, pointed at `site` for the open copies.
-struct Scholar {
-    child: Child,
-    url: String,
-}
-
-impl Scholar {
-    fn start(site: &Site) -> Scholar {
-        let port = TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port();
-        let root = repo_root();
-        let mut child = Command::new("python3")
-            .arg(root.join("scripts/serve_scholarly.py"))
-            .arg(root.join("examples/scholarly/works.json"))
-            .arg(port.to_string())
-            .arg("--site")
-            .arg(site.url("").trim_end_matches('/'))
-            .spawn()
-            .expect("python3 scripts/serve_scholarly.py");
-        let url = format!("http://127.0.0.1:{port}");
-        for _ in 0..100 {
-            if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
-                return Scholar { child, url };
-            }
-            std::thread::sleep(std::time::Duration::from_millis(100));
-        }
-        let _ = child.kill();
-        let _ = child.wait();
-        panic!("the scholarly stand-ins did not start on port {port}");
-    }
-}
-
-impl Drop for Scholar {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
+/// The demo's offline scholarly services (its catalogue), pointed at `site` for the open copies.
+fn scholar(site: &Site) -> ScholarlyWeb {
+    let web = ScholarlyWeb::start();
+    web.load_catalogue(
+        &repo_root().join("examples/scholarly/works.json"),
+        &site.url(""),
+    );
+    web
 }
 
 fn ok(out: kerai_e2e::Output, what: &str) -> kerai_e2e::Output {
@@ -91,7 +58,7 @@ fn ok(out: kerai_e2e::Output, what: &str) -> kerai_e2e::Output {
 }
 
 /// Build a corpus the way a user does: crawl, grow along citations, embed, ask.
-fn build_corpus(db: &TestDb, site: &Site, scholar: &Scholar) {
+fn build_corpus(db: &TestDb, site: &Site, scholar: &ScholarlyWeb) {
     ok(
         kerai(
             &db.url,
@@ -112,7 +79,7 @@ fn build_corpus(db: &TestDb, site: &Site, scholar: &Scholar) {
         kerai(&db.url, &["run", "example", "--no-progress", "--no-embed"]),
         "kerai run",
     );
-    let s = &scholar.url;
+    let s = &scholar.base;
     db.client()
         .execute(
             "SELECT kerai.register_agent('kerai_crawl', 'tool', NULL, jsonb_build_object(
@@ -249,7 +216,7 @@ fn assert_same(label: &str, a: &BTreeMap<String, String>, b: &BTreeMap<String, S
 fn a_dump_restores_the_whole_corpus_and_the_copy_works_on() {
     let site = Site::start();
     site.serve_dir(&repo_root().join("examples/site"));
-    let scholar = Scholar::start(&site);
+    let scholar = scholar(&site);
     let db = TestDb::new("backup_src");
     build_corpus(&db, &site, &scholar);
     // Search weighs terms by column statistics: both sides are analyzed, as after any

@@ -63,25 +63,73 @@ fn a_killed_fetcher_loses_nothing_and_duplicates_nothing() {
         "the killed fetcher's job is left running"
     );
 
-    // While its lease holds, the job is not taken over.
-    let early = kerai_env(&db.url, &["run", "c", "--no-progress"], &[LEASE]);
-    assert_eq!(early.code, 2, "{}", early.stderr);
+    // The status tells the truth: the job is stalled, and its holder (this host, that pid) gone.
+    let status = kerai_env(&db.url, &["status", "c", "--format", "json"], &[]);
+    assert_eq!(status.code, 0, "{}", status.stderr);
+    let running = &status.json()["targets"][0]["running"];
+    assert_eq!(running["state"], "stalled", "{running}");
+    assert_eq!(running["holder"]["pid"], child.id(), "{running}");
+    assert_eq!(running["holder"]["gone"], true, "{running}");
+    let table = kerai_env(&db.url, &["status", "c"], &[]);
     assert!(
-        early.stderr.contains("is already running"),
+        table.stdout.contains("stalled") && table.stdout.contains("is gone"),
         "{}",
-        early.stderr
+        table.stdout
+    );
+    let holder: String = db.one("SELECT worker FROM kerai.scrape_jobs");
+
+    // A holder on another host is not provably gone: `kerai run` names it and waits for its
+    // lease, saying when that ends.
+    db.client()
+        .execute(
+            "UPDATE kerai.scrape_jobs SET worker = 'elsewhere.example:4242', heartbeat_at = now(),
+                    lease_until = now() + interval '30 seconds'",
+            &[],
+        )
+        .unwrap();
+    let elsewhere = kerai_env(&db.url, &["run", "c", "--no-progress"], &[LEASE]);
+    assert_eq!(elsewhere.code, 2, "{}", elsewhere.stderr);
+    assert!(
+        elsewhere.stderr.contains("is already running")
+            && elsewhere.stderr.contains("elsewhere.example:4242")
+            && elsewhere.stderr.contains("when its lease ends, in"),
+        "{}",
+        elsewhere.stderr
     );
 
-    std::thread::sleep(Duration::from_secs(4));
+    // The killed fetcher of this host, with its lease still running: taken over at once.
+    db.client()
+        .execute(
+            "UPDATE kerai.scrape_jobs SET worker = $1, lease_until = now() + interval '30 seconds'",
+            &[&holder],
+        )
+        .unwrap();
     let resumed = kerai_env(
         &db.url,
         &["run", "c", "--no-progress", "--format", "json"],
         &[LEASE],
     );
     assert_eq!(resumed.code, 0, "{}\n{}", resumed.stdout, resumed.stderr);
+    assert!(
+        resumed.stderr.contains("is gone; taking its job"),
+        "{}",
+        resumed.stderr
+    );
     let report = resumed.json();
     assert_eq!(report["status"], "COMPLETED");
     assert_eq!(report["metrics"]["new_count"], 41, "{report}");
+    let taken: i64 = db.one("SELECT count(*) FROM kerai.job_logs WHERE event = 'CRAWL_TAKEN_OVER'");
+    assert_eq!(taken, 1);
+    // An attempt is counted only for a request sent: every page was fetched once, the ones
+    // the killed fetcher held but never asked for included.
+    let attempts: Vec<i32> = db
+        .client()
+        .query("SELECT DISTINCT attempts FROM kerai.job_urls", &[])
+        .unwrap()
+        .iter()
+        .map(|r| r.get(0))
+        .collect();
+    assert_eq!(attempts, vec![1], "each URL was requested once");
 
     let jobs: i64 = db.one("SELECT count(*) FROM kerai.scrape_jobs");
     assert_eq!(jobs, 1, "the crashed job was resumed, not replaced");

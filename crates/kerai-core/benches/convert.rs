@@ -6,7 +6,7 @@
 //!     cargo bench -p kerai-core --bench convert
 
 use kerai_core::convert::{convert, Limits};
-use kerai_core::tokens::count_tokens;
+use kerai_core::retrieval::tokens::count_tokens;
 use std::hint::black_box;
 use std::io::{Cursor, Read};
 use std::path::PathBuf;

@@ -13,10 +13,10 @@ use std::hint::black_box;
 use std::io::Read;
 use std::time::{Duration, Instant};
 
-use kerai_core::chunk::{approx_token_count, chunk_document, ChunkInput, ChunkOptions};
-use kerai_core::embed::{EmbeddingProvider, MiniLm};
 use kerai_core::facts::entities;
 use kerai_core::markdown::NodeKind;
+use kerai_core::retrieval::chunk::{approx_token_count, chunk_document, ChunkInput, ChunkOptions};
+use kerai_core::retrieval::embed::{EmbeddingProvider, MiniLm};
 use kerai_core::shared_data::shared_path;
 use serde_json::Value;
 

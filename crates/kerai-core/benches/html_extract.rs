@@ -6,7 +6,7 @@
 use std::io::Read;
 use std::time::Instant;
 
-use kerai_core::html;
+use kerai_core::convert::html;
 use kerai_core::shared_data::shared_path;
 
 fn load_pages() -> Vec<(String, String)> {

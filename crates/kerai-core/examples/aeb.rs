@@ -6,8 +6,8 @@
 use std::io::Read;
 use std::time::Instant;
 
-use kerai_core::html;
-use kerai_core::html::score::{aggregate, page_counts};
+use kerai_core::convert::html;
+use kerai_core::convert::html::score::{aggregate, page_counts};
 use kerai_core::shared_data::shared_path;
 
 fn main() {

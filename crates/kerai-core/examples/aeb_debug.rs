@@ -4,9 +4,9 @@
 
 use std::io::Read;
 
-use kerai_core::html::analysis::Analysis;
-use kerai_core::html::content::main_roots;
-use kerai_core::html::dom::{parse, Document, NodeId, NONE};
+use kerai_core::convert::html::analysis::Analysis;
+use kerai_core::convert::html::content::main_roots;
+use kerai_core::convert::html::dom::{parse, Document, NodeId, NONE};
 use kerai_core::shared_data::shared_path;
 
 fn describe(doc: &Document, id: NodeId) -> String {
@@ -61,7 +61,7 @@ fn main() {
         );
     }
     if std::env::args().any(|a| a == "--blocks") {
-        let ex = kerai_core::html::to_markdown(&s, "https://example.org/");
+        let ex = kerai_core::convert::html::to_markdown(&s, "https://example.org/");
         for b in &ex.blocks {
             let t: String = b.text.chars().take(90).collect();
             println!(

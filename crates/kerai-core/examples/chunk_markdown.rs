@@ -2,7 +2,7 @@
 //! `cargo run -p kerai-core --example chunk_markdown -- FILE.md [TARGET] [OVERLAP] [section|paragraph|length]`
 //! (tokens counted with the approximate counter).
 
-use kerai_core::chunk::{
+use kerai_core::retrieval::chunk::{
     approx_token_count, blocks_from_markdown, chunk_document, ChunkOptions, ChunkStrategy,
 };
 

@@ -21,9 +21,9 @@ fn main() {
             .expect("read");
     }
     if args.iter().any(|a| a == "--text") {
-        println!("{}", kerai_core::html::to_text(&html, url));
+        println!("{}", kerai_core::convert::html::to_text(&html, url));
     } else {
-        let ex = kerai_core::html::to_markdown(&html, url);
+        let ex = kerai_core::convert::html::to_markdown(&html, url);
         println!("{}", ex.markdown);
         eprintln!(
             "title: {:?}  language: {:?}  blocks: {}  links: {}",

@@ -6,7 +6,7 @@
 //! Documents are "title text" (cut at 256 word pieces by the model), queries the test
 //! claims; ranking by cosine similarity, top 100 per query.
 
-use kerai_core::embed::{EmbeddingProvider, MiniLm};
+use kerai_core::retrieval::embed::{EmbeddingProvider, MiniLm};
 use kerai_core::shared_data::shared_path;
 use serde_json::Value;
 use std::collections::HashSet;

@@ -4,25 +4,25 @@
 //! are tested with plain `cargo test` and shared by the extension (`kerai`) and the fetcher
 //! (`kerai-fetch`).
 
-pub mod answer;
-pub mod chunk;
+// The pipeline's stages, in order: site crawl, conversion, graph, citations and references,
+// resolve (the scholarly services), retrieval, ops.
 pub mod citations;
 pub mod convert;
-pub mod crawl;
-pub mod embed;
-pub mod error;
 pub mod facts;
-pub mod html;
+pub mod markdown;
+pub mod ops;
+pub mod references;
+pub mod resolve;
+pub mod retrieval;
+pub mod site;
+
+// What every stage shares: errors, interrupts, keys, word lists, the fetcher's wire payloads.
+pub mod error;
 pub mod interrupt;
 pub mod keys;
 pub mod lexicon;
-pub mod markdown;
 pub mod names;
-pub mod openai;
-pub mod references;
-pub mod scholarly;
 pub mod shared_data;
-pub mod tokens;
 pub mod wire;
 
 pub use error::{ErrorKind, ResourceError};

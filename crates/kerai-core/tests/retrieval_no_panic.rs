@@ -1,12 +1,12 @@
 //! Odd and real inputs through chunking, entities and claims: no panic, offsets valid,
 //! chunks within their target. Real text: the first SciFact abstracts (shared data).
 
-use kerai_core::chunk::{
+use kerai_core::facts::{claims_from_text, entities, parse_llm_claims};
+use kerai_core::markdown::NodeKind;
+use kerai_core::retrieval::chunk::{
     approx_token_count, blocks_from_markdown, chunk_document, ChunkInput, ChunkOptions,
     ChunkStrategy,
 };
-use kerai_core::facts::{claims_from_text, entities, parse_llm_claims};
-use kerai_core::markdown::NodeKind;
 use kerai_core::shared_data::shared_path;
 use std::io::Read;
 

@@ -199,18 +199,22 @@ pub struct ReportArgs {
     pub html: Option<std::path::PathBuf>,
 }
 
+/// A log level; the usual spellings of each are accepted (`warning`, `err`, ...).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, ValueEnum)]
 pub enum Level {
+    #[value(alias = "information", alias = "notice", alias = "debug")]
     Info,
+    #[value(alias = "warning")]
     Warn,
+    #[value(alias = "err", alias = "fatal", alias = "critical")]
     Error,
 }
 
 #[derive(Args, Debug)]
 pub struct LogsArgs {
     pub target: Option<String>,
-    /// Lowest level shown.
-    #[arg(long, value_enum, default_value = "info")]
+    /// Lowest level shown (`warning` and `err` work too; any case).
+    #[arg(long, value_enum, ignore_case = true, default_value = "info")]
     pub level: Level,
     /// Only logs since this time (ISO 8601).
     #[arg(long, value_name = "ISO8601")]

@@ -55,3 +55,21 @@ pub fn fail(f: Failure) -> ! {
     eprintln!("kerai: error: {f}");
     std::process::exit(Code::Critical.as_i32())
 }
+
+/// Resolves when the process is asked to stop: Ctrl-C (SIGINT), or SIGTERM (`kill`, systemd,
+/// `docker stop`). Long-running commands finish or hand back what they hold, then exit 0.
+pub async fn stop_requested() {
+    let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()).ok();
+    let terminated = async {
+        match term.as_mut() {
+            Some(t) => {
+                t.recv().await;
+            }
+            None => std::future::pending::<()>().await,
+        }
+    };
+    tokio::select! {
+        _ = tokio::signal::ctrl_c() => {}
+        _ = terminated => {}
+    }
+}

@@ -3,6 +3,7 @@
 //! `retry-failures`, `worker` and `config test` call this; the crawler itself is `site/`.
 
 use crate::exit::{Code, Failure};
+use crate::holder::{Holder, Liveness};
 use crate::output::{iso, parse_iso, print_json, Format, Table};
 use crate::site::runner::{self, JobSpec, RunOptions};
 use crate::site::{discover, scope::Scope};
@@ -29,13 +30,7 @@ pub fn launched_by_default() -> String {
         .unwrap_or_else(|_| "cli".into())
 }
 
-/// This process's name in leases and logs: host:pid.
-pub fn worker_name() -> String {
-    let host = std::fs::read_to_string("/etc/hostname")
-        .map(|h| h.trim().to_string())
-        .unwrap_or_else(|_| "localhost".into());
-    format!("{host}:{}", std::process::id())
-}
+pub use crate::holder::worker_name;
 
 /// Lease length: `KERAI_LEASE_SECONDS`, default 60. A killed fetcher's work returns after it.
 pub fn lease_seconds() -> i32 {
@@ -60,42 +55,83 @@ pub async fn execute(
     let lease = lease_seconds();
     let running = client
         .query_opt(
-            "SELECT id, lease_until < now() FROM kerai.scrape_jobs WHERE target_id = $1 AND status = 'RUNNING'
-             ORDER BY started_at LIMIT 1",
+            "SELECT id, lease_until < now(), worker, extract(epoch FROM now() - heartbeat_at)::float8,
+                    extract(epoch FROM lease_until - now())::float8
+               FROM kerai.scrape_jobs WHERE target_id = $1 AND status = 'RUNNING'
+              ORDER BY started_at LIMIT 1",
             &[&t.id],
         )
         .await
         .map_err(|e| Failure::critical(db::message(&e)))?;
     let job: uuid::Uuid = match running {
-        // A crashed fetcher's job: take it over.
-        Some(r) if r.get::<_, Option<bool>>(1).unwrap_or(false) => r.get(0),
-        Some(r) if flags.join => r.get(0),
-        Some(r) if flags.queue => {
-            let queued: uuid::Uuid = client
-                .query_one("SELECT kerai.enqueue_job($1, $2, $3, $4, 'queue')", &[&t.name, &mode, &options, &launched_by])
-                .await
-                .map_err(|e| Failure::critical(db::message(&e)))?
-                .get(0);
-            println!(
-                "queued job {queued} behind running job {}; `kerai worker` (or `kerai run {}` once it ends) runs it",
-                r.get::<_, uuid::Uuid>(0),
-                t.name
-            );
-            return Ok(Code::Success);
-        }
-        Some(r) => {
-            return Err(Failure::critical(format!(
-                "a crawl of target \"{}\" is already running (job {})",
-                t.name,
-                r.get::<_, uuid::Uuid>(0)
-            ))
-            .with_hint("wait for it (kerai status), help it (kerai run --join), or queue another (kerai run --queue)"))
-        }
         None => client
-            .query_one("SELECT kerai.enqueue_job($1, $2, $3, $4, 'refuse')", &[&t.name, &mode, &options, &launched_by])
+            .query_one(
+                "SELECT kerai.enqueue_job($1, $2, $3, $4, 'refuse')",
+                &[&t.name, &mode, &options, &launched_by],
+            )
             .await
             .map_err(|e| Failure::critical(format!("cannot queue the crawl: {}", db::message(&e))))?
             .get(0),
+        Some(r) => {
+            let job: uuid::Uuid = r.get(0);
+            let expired = r.get::<_, Option<bool>>(1).unwrap_or(false);
+            let holder_name = r.get::<_, Option<String>>(2).unwrap_or_default();
+            let holder = Holder::parse(&holder_name);
+            let gone = expired || holder.liveness() == Liveness::Gone;
+            if gone && !flags.queue {
+                // A crashed fetcher's job: take it over, with the URLs it held.
+                db::jobs::take_over(client, job, &worker, &holder_name)
+                    .await
+                    .map_err(|e| Failure::critical(db::message(&e)))?;
+                eprintln!("kerai: fetcher {holder_name} is gone; taking its job {job} over");
+                job
+            } else if flags.join {
+                job
+            } else if flags.queue {
+                let queued: uuid::Uuid = client
+                    .query_one(
+                        "SELECT kerai.enqueue_job($1, $2, $3, $4, 'queue')",
+                        &[&t.name, &mode, &options, &launched_by],
+                    )
+                    .await
+                    .map_err(|e| Failure::critical(db::message(&e)))?
+                    .get(0);
+                println!(
+                    "queued job {queued} behind running job {job}; `kerai worker` (or `kerai run {}` once it ends) runs it",
+                    t.name
+                );
+                return Ok(Code::Success);
+            } else {
+                let heartbeat = r
+                    .get::<_, Option<f64>>(3)
+                    .map(|s| s.max(0.0).round() as i64);
+                let lease_left = r
+                    .get::<_, Option<f64>>(4)
+                    .map(|s| s.max(0.0).round() as i64);
+                let held = match holder.liveness() {
+                    Liveness::Alive => {
+                        format!("held by {holder_name}, a process running on this host")
+                    }
+                    _ => format!("held by fetcher {holder_name} on another host"),
+                };
+                let beat = heartbeat
+                    .map(|s| format!("; its last heartbeat was {s} s ago"))
+                    .unwrap_or_default();
+                let after = match (holder.liveness(), lease_left) {
+                    (Liveness::Alive, _) => String::new(),
+                    (_, Some(s)) => format!(
+                        ". If that fetcher is gone, `kerai run {}` takes the job over when its lease ends, in {s} s",
+                        t.name
+                    ),
+                    _ => String::new(),
+                };
+                return Err(Failure::critical(format!(
+                    "a crawl of target \"{}\" is already running (job {job}), {held}{beat}{after}",
+                    t.name
+                ))
+                .with_hint("wait for it (kerai status), help it (kerai run --join), or queue another (kerai run --queue)"));
+            }
+        }
     };
     let joining = flags.join;
     let spec = begin(client, &worker, job, lease, joining).await?;

@@ -8,6 +8,7 @@ mod commands;
 mod dashboard;
 mod db;
 mod exit;
+mod holder;
 mod http;
 mod jobs;
 mod output;

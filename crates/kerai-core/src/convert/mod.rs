@@ -3,10 +3,10 @@
 //! [`convert`] is kerai's one conversion entry point (site crawls, `kerai extract` and the
 //! citation loop's fetches call it): bytes, the content type and the URL or file name in,
 //! markdown and metadata out. SQL functions given HTML as text call its HTML step,
-//! [`crate::html::to_markdown`], directly. It sniffs the format ([`sniff`], the only sniffer), then
+//! [`crate::convert::html::to_markdown`], directly. It sniffs the format ([`sniff`], the only sniffer), then
 //! - HTML: decodes the charset ([`charset::decode_html`]), runs the HTML extractor
-//!   ([`crate::html::to_markdown`]) and the structured-data extraction
-//!   ([`crate::html::extract_structured`]), and returns what they found in [`Converted::html`];
+//!   ([`crate::convert::html::to_markdown`]) and the structured-data extraction
+//!   ([`crate::convert::html::extract_structured`]), and returns what they found in [`Converted::html`];
 //! - other formats: parses within [`Limits`].
 //!
 //! It returns the markdown, the [`SourceType`], the [`DocMeta`] and any warnings. Every failure
@@ -22,6 +22,7 @@ mod dates;
 mod docx;
 mod epub;
 mod hints;
+pub mod html;
 mod limits;
 mod markdown;
 mod ooxml;
@@ -39,7 +40,7 @@ pub use limits::Limits;
 pub use sniff::sniff;
 pub use text::decode_text;
 
-use crate::html::{Block, Link, Structured};
+use crate::convert::html::{Block, Link, Structured};
 use crate::ResourceError;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
@@ -118,7 +119,7 @@ pub struct HtmlParts {
     pub charset: &'static str,
     /// The main content as plain text (no link URLs, no title).
     pub text: String,
-    /// All links of the page, resolved against the base URL (see [`crate::html::links()`]).
+    /// All links of the page, resolved against the base URL (see [`crate::convert::html::links()`]).
     pub links: Vec<Link>,
     /// All blocks of the page; those with `main` make the markdown.
     pub blocks: Vec<Block>,

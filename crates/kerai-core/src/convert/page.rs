@@ -1,10 +1,10 @@
 //! HTML pages: the encoding decided by [`super::charset::decode_html`], the main content by the
-//! HTML extractor ([`crate::html::to_markdown`]), the structured data by
-//! [`crate::html::extract_structured`]. Never fails: any bytes make some page.
+//! HTML extractor ([`crate::convert::html::to_markdown`]), the structured data by
+//! [`crate::convert::html::extract_structured`]. Never fails: any bytes make some page.
 
 use super::charset::decode_html;
 use super::{Converted, DocMeta, HtmlParts, SourceType};
-use crate::html;
+use crate::convert::html;
 
 /// Converts an HTML page fetched from `base_url` (links are resolved against it).
 pub(crate) fn convert(bytes: &[u8], base_url: &str, content_type: Option<&str>) -> Converted {

@@ -13,7 +13,7 @@
 
 use super::entities::{spans, EntityKind};
 use super::{Claim, ClaimSource};
-use crate::chunk::sentences::sentences;
+use crate::retrieval::chunk::sentences::sentences;
 use regex::Regex;
 use std::ops::Range;
 use std::sync::LazyLock;

@@ -8,13 +8,17 @@
 //!
 //! The submodules type that JSON, one per part of the contract (the fetcher's `db` module
 //! calls the functions): [`crawl_queue`] (the citation loop's `kerai._worker_*`),
-//! [`embed`] (`kerai._embedding_config`, `kerai._chat_config`) and [`site`] (site crawl
-//! jobs' `kerai._job_*`).
+//! [`embed`] (`kerai._embedding_config`, `kerai._chat_config`), [`site`] and
+//! [`site_result`] (site crawl jobs' `kerai._job_*`) and [`answer`] (`kerai._answer_*`).
+//! `tests/tests/wire.rs` hands each payload to the SQL that reads it, so the two sides cannot
+//! drift.
 
+pub mod answer;
 pub mod crawl_queue;
 pub mod embed;
 mod lenient;
 pub mod site;
+pub mod site_result;
 
 /// The version of the fetcher <-> extension contract.
 pub const API_VERSION: i32 = 1;

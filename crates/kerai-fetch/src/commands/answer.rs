@@ -10,6 +10,7 @@ use crate::output::print_json;
 use crate::output::snippet;
 use crate::retrieval::query::{filters_of, with_query_embedding};
 use crate::retrieval::Endpoint;
+use kerai_core::wire::answer::Answer;
 use serde_json::Value;
 
 pub async fn run(url: &str, args: AnswerArgs) -> Result<Code, Failure> {
@@ -20,43 +21,35 @@ pub async fn run(url: &str, args: AnswerArgs) -> Result<Code, Failure> {
         .await
         .map_err(|e| Failure::critical(db::message(&e)))?;
     let k: Option<i32> = args.k;
-    let out: Value = match Endpoint::from_config(&chat, "KERAI_CHAT_API_KEY", 60) {
-        None => client
-            .query_one(
-                "SELECT kerai.answer($1, $2, $3)",
-                &[&args.question, &k, &filters],
-            )
+    let out: Answer = match Endpoint::from_config(&chat, "KERAI_CHAT_API_KEY", 60) {
+        None => db::answer::extractive(&client, &args.question, k, &filters)
             .await
-            .map_err(|e| Failure::critical(db::message(&e)))?
-            .get(0),
+            .map_err(|e| Failure::critical(e.message()))?,
         Some(endpoint) => {
             answer_with_model(&client, &endpoint, &args.question, k, &filters).await?
         }
     };
     if args.json {
-        print_json(&out);
+        print_json(&serde_json::to_value(&out).expect("an answer serialises"));
         return Ok(Code::Success);
     }
-    println!("{}\n", out["answer"].as_str().unwrap_or("").trim());
-    for c in out["citations"].as_array().into_iter().flatten() {
-        let date = c["version_date"]
-            .as_str()
+    println!("{}\n", out.answer.trim());
+    for c in &out.citations {
+        let date = c
+            .version_date
+            .as_deref()
             .map(|d| d.chars().take(10).collect::<String>());
         println!(
             "[{}] \"{}\"\n    Source: {}{}",
-            c["order"],
-            snippet(c["text"].as_str().unwrap_or(""), 160),
-            c["url"].as_str().unwrap_or("(no url)"),
+            c.order,
+            snippet(&c.text, 160),
+            c.url.as_deref().unwrap_or("(no url)"),
             date.map(|d| format!(" (scraped {d})")).unwrap_or_default()
         );
     }
     eprintln!(
         "kerai: {} answer, model {}, {} + {} tokens, request {}",
-        out["mode"].as_str().unwrap_or("?"),
-        out["model"].as_str().unwrap_or("?"),
-        out["prompt_tokens"],
-        out["completion_tokens"],
-        out["request"].as_str().unwrap_or("?")
+        out.mode, out.model, out.prompt_tokens, out.completion_tokens, out.request
     );
     Ok(Code::Success)
 }
@@ -67,17 +60,16 @@ async fn answer_with_model(
     question: &str,
     k: Option<i32>,
     filters: &Value,
-) -> Result<Value, Failure> {
+) -> Result<Answer, Failure> {
     let db_err = |e: tokio_postgres::Error| Failure::critical(db::message(&e));
-    let hits: Value = db::answer::passages(client, question, k, filters)
+    let call_err = |e: db::answer::CallError| Failure::critical(e.message());
+    let hits = db::answer::passages(client, question, k, filters)
         .await
-        .map_err(db_err)?;
-    if hits.as_array().is_none_or(|a| a.is_empty()) {
-        return client
-            .query_one("SELECT kerai.answer($1, $2, $3)", &[&question, &k, filters])
+        .map_err(call_err)?;
+    if hits.is_empty() {
+        return db::answer::extractive(client, question, k, filters)
             .await
-            .map(|r| r.get(0))
-            .map_err(db_err);
+            .map_err(call_err);
     }
     let prompt: String = db::answer::prompt(client, question, &hits)
         .await
@@ -98,5 +90,5 @@ async fn answer_with_model(
     };
     db::answer::result(client, question, &hits, &answer, filters)
         .await
-        .map_err(db_err)
+        .map_err(call_err)
 }

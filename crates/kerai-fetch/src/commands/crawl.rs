@@ -39,12 +39,7 @@ pub async fn run(url: &str, args: CrawlArgs) -> Result<Code, Failure> {
     {
         let stop = stop.clone();
         tokio::spawn(async move {
-            let mut term =
-                tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()).ok();
-            tokio::select! {
-                _ = tokio::signal::ctrl_c() => {}
-                _ = async { match term.as_mut() { Some(t) => { t.recv().await; } None => std::future::pending::<()>().await } } => {}
-            }
+            crate::exit::stop_requested().await;
             stop.store(true, Ordering::SeqCst);
         });
     }

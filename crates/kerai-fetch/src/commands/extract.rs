@@ -3,7 +3,7 @@
 use crate::args::{ExtractArgs, ExtractFormat};
 use crate::exit::{Code, Failure};
 use kerai_core::convert::{self, Limits};
-use kerai_core::{tokens, ResourceError};
+use kerai_core::{retrieval::tokens, ResourceError};
 use serde_json::{json, Value};
 use std::path::Path;
 

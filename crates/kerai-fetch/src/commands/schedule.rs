@@ -6,7 +6,7 @@ use crate::exit::{Code, Failure};
 use crate::output::{iso, print_json, Table};
 use crate::target::schedule::{job_name, next_run, schedules, Schedule};
 use crate::{db, target};
-use kerai_core::crawl::cron;
+use kerai_core::ops::cron;
 use serde_json::{json, Value};
 use tokio_postgres::Client;
 
@@ -43,7 +43,12 @@ pub async fn run(url: &str, cmd: ScheduleCommand) -> Result<Code, Failure> {
             Ok(Code::Success)
         }
         ScheduleCommand::Get { target, format } => {
-            require_pg_cron(&client).await?;
+            // Without pg_cron there are no schedules: say why, and answer that.
+            if require_pg_cron(&client).await.is_err() {
+                eprintln!(
+                    "kerai: pg_cron is not created in this database, so nothing is scheduled (CREATE EXTENSION pg_cron adds it)"
+                );
+            }
             let all = schedules(&client).await?;
             let chosen: Vec<&Schedule> = all
                 .iter()

@@ -52,6 +52,6 @@ pub async fn run(url: &str, args: SearchArgs) -> Result<Code, Failure> {
             snippet(&r.get::<_, String>(1), 80),
         ]);
     }
-    print!("{}", t.render());
+    println!("{}", t.render());
     Ok(Code::Success)
 }

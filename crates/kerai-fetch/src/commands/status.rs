@@ -4,6 +4,7 @@
 use crate::args::{Format, StatusArgs};
 use crate::db;
 use crate::exit::{Code, Failure};
+use crate::holder::{Holder, Liveness};
 use crate::output::{iso, print_json, Table};
 use crate::target::schedule;
 use chrono::{DateTime, Utc};
@@ -20,11 +21,15 @@ pub async fn run(url: &str, args: StatusArgs) -> Result<Code, Failure> {
                     r.id::text, r.started_at, r.worker, kerai.job_metrics(r.id), r.urls_enqueued,
                     (SELECT max(finished_at) FROM kerai.scrape_jobs s WHERE s.target_id = t.id AND s.status = 'COMPLETED'),
                     (SELECT count(*) FROM kerai.scrape_jobs s WHERE s.target_id = t.id AND s.status = 'PENDING'),
-                    (SELECT s.status || ' ' || coalesce(s.exit_code::text, '') FROM kerai.scrape_jobs s
-                      WHERE s.target_id = t.id AND s.finished_at IS NOT NULL ORDER BY s.finished_at DESC LIMIT 1)
+                    l.status, l.exit_code, r.heartbeat_at, r.lease_until,
+                    extract(epoch FROM now() - r.heartbeat_at)::float8 > extract(epoch FROM r.lease_until - r.heartbeat_at)::float8 / 2
+                        OR r.lease_until < now()
                FROM kerai.targets t
                LEFT JOIN LATERAL (SELECT * FROM kerai.scrape_jobs s WHERE s.target_id = t.id AND s.status = 'RUNNING'
                                    ORDER BY s.started_at LIMIT 1) r ON true
+               LEFT JOIN LATERAL (SELECT s.status, s.exit_code FROM kerai.scrape_jobs s
+                                   WHERE s.target_id = t.id AND s.finished_at IS NOT NULL
+                                   ORDER BY s.finished_at DESC LIMIT 1) l ON true
               WHERE $1::text IS NULL OR t.name = $1 OR t.id::text = $1
               ORDER BY t.name",
             &[&args.target],
@@ -34,7 +39,7 @@ pub async fn run(url: &str, args: StatusArgs) -> Result<Code, Failure> {
     let schedules = schedule::schedules(&client).await.unwrap_or_default();
     let overview = client
         .query_one(
-            "SELECT documents, \"references\", resolved, frontier, total_nodes, kerai.version() FROM kerai.corpus_overview",
+            "SELECT documents, \"references\", resolved, frontier, total_nodes, kerai.version(), kerai.build_info()->>'build' FROM kerai.corpus_overview",
             &[],
         )
         .await
@@ -46,10 +51,20 @@ pub async fn run(url: &str, args: StatusArgs) -> Result<Code, Failure> {
         let sched = schedules.iter().find(|s| s.target == name);
         let running = r.get::<_, Option<String>>(3).map(|job| {
             let m: Value = r.get(6);
+            let worker = r.get::<_, Option<String>>(5).unwrap_or_default();
+            let holder = Holder::parse(&worker);
+            // Stalled: the holder missed two heartbeats, or is provably gone.
+            let late = r.get::<_, Option<bool>>(14).unwrap_or(false);
+            let stalled = late || holder.liveness() == Liveness::Gone;
             json!({
                 "job": job,
+                "state": if stalled { "stalled" } else { "running" },
                 "started_at": r.get::<_, Option<DateTime<Utc>>>(4).as_ref().map(iso),
-                "worker": r.get::<_, Option<String>>(5),
+                "worker": worker,
+                "holder": {"host": holder.host, "pid": holder.pid,
+                           "gone": holder.liveness() == Liveness::Gone},
+                "heartbeat_at": r.get::<_, Option<DateTime<Utc>>>(12).as_ref().map(iso),
+                "lease_until": r.get::<_, Option<DateTime<Utc>>>(13).as_ref().map(iso),
                 "urls_enqueued": r.get::<_, i32>(7),
                 "items_processed": m["items_processed"], "remaining": m["remaining"],
                 "new": m["new_count"], "updated": m["updated_count"], "unchanged": m["unchanged_count"],
@@ -62,7 +77,8 @@ pub async fn run(url: &str, args: StatusArgs) -> Result<Code, Failure> {
             "config_version": r.get::<_, i32>(2),
             "running": running,
             "pending_jobs": r.get::<_, i64>(9),
-            "last_job": r.get::<_, Option<String>>(10).map(|s| s.trim().to_string()),
+            "last_job": r.get::<_, Option<String>>(10),
+            "last_exit_code": r.get::<_, Option<i32>>(11),
             "last_success_at": r.get::<_, Option<DateTime<Utc>>>(8).as_ref().map(iso),
             "schedule": sched.map(|s| s.cron.clone()),
             "next_run_at": sched.and_then(|s| s.next_run.as_ref().map(iso)),
@@ -74,7 +90,9 @@ pub async fn run(url: &str, args: StatusArgs) -> Result<Code, Failure> {
         "total_nodes": overview.get::<_, i64>(4),
     });
     let extension: String = overview.get(5);
-    let versions = json!({"cli": env!("CARGO_PKG_VERSION"), "extension": extension});
+    let build: String = overview.get(6);
+    let versions = json!({"cli": env!("CARGO_PKG_VERSION"), "extension": extension,
+                          "extension_build": build});
     match args.format {
         Format::Json => {
             print_json(&json!({"targets": targets, "corpus": corpus, "versions": versions}))
@@ -98,8 +116,30 @@ pub async fn run(url: &str, args: StatusArgs) -> Result<Code, Failure> {
                         },
                         x["last_job"]
                             .as_str()
-                            .map(|s| format!("last job {s}"))
+                            .map(|s| match x["last_exit_code"].as_i64() {
+                                Some(code) => format!("last job {s} (exit code {code})"),
+                                None => format!("last job {s}"),
+                            })
                             .unwrap_or_else(|| "never crawled".into()),
+                    ),
+                    r if r["state"] == "stalled" => (
+                        format!("stalled {}", r["job"].as_str().unwrap_or("")),
+                        format!(
+                            "holder {} {}, last heartbeat {}; {} ({}/{} urls done)",
+                            r["worker"].as_str().unwrap_or("?"),
+                            if r["holder"]["gone"] == true {
+                                "is gone: `kerai run` takes the job over now"
+                            } else {
+                                "is silent"
+                            },
+                            r["heartbeat_at"].as_str().unwrap_or("-"),
+                            match r["lease_until"].as_str() {
+                                Some(t) => format!("its lease ends {t}"),
+                                None => "no lease".into(),
+                            },
+                            r["items_processed"],
+                            r["urls_enqueued"],
+                        ),
                     ),
                     r => (
                         format!("running {}", r["job"].as_str().unwrap_or("")),
@@ -136,8 +176,13 @@ pub async fn run(url: &str, args: StatusArgs) -> Result<Code, Failure> {
                 corpus["frontier"],
                 corpus["total_nodes"]
             );
+            let note = if build == "debug" {
+                ", a debug build: several times slower; `make install` builds a release one"
+            } else {
+                ", a release build"
+            };
             println!(
-                "kerai {} (extension {extension})",
+                "kerai {} (extension {extension}{note})",
                 env!("CARGO_PKG_VERSION")
             );
         }

@@ -79,7 +79,7 @@ pub async fn run(url: &str, args: WorkerArgs) -> Result<Code, Failure> {
                 tokio::select! {
                     _ = rx.recv() => {}
                     _ = tokio::time::sleep(Duration::from_secs(args.poll.max(1))) => {}
-                    _ = tokio::signal::ctrl_c() => return Ok(worst),
+                    _ = crate::exit::stop_requested() => return Ok(worst),
                 }
             }
         }

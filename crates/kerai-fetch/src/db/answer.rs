@@ -1,8 +1,33 @@
 //! `kerai answer` with a chat model: the passages, the prompt and the recorded answer
 //! (`kerai._answer_*`).
 
+use kerai_core::wire::answer::{Answer, Passage};
 use serde_json::Value;
 use tokio_postgres::{Client, Error};
+
+/// A JSON answer the extension wrote that is not what the contract says: a bug on one side.
+fn contract(what: &str, e: serde_json::Error) -> String {
+    format!("the extension's {what} does not match this kerai ({e}); upgrade the older of the two")
+}
+
+/// The outcome of a call: the database's error, or an answer that breaks the contract.
+pub enum CallError {
+    Db(Error),
+    Contract(String),
+}
+
+impl CallError {
+    pub fn message(&self) -> String {
+        match self {
+            CallError::Db(e) => super::message(e),
+            CallError::Contract(m) => m.clone(),
+        }
+    }
+}
+
+fn parse<T: serde::de::DeserializeOwned>(what: &str, v: Value) -> Result<T, CallError> {
+    serde_json::from_value(v).map_err(|e| CallError::Contract(contract(what, e)))
+}
 
 /// The passages to answer `question` from (a JSON array) (`kerai._answer_passages`).
 pub async fn passages(
@@ -10,20 +35,44 @@ pub async fn passages(
     question: &str,
     k: Option<i32>,
     filters: &Value,
-) -> Result<Value, Error> {
-    client
+) -> Result<Vec<Passage>, CallError> {
+    let v: Value = client
         .query_one(
             "SELECT kerai._answer_passages($1, $2, $3)",
             &[&question, &k, filters],
         )
         .await
-        .map(|r| r.get(0))
+        .map_err(CallError::Db)?
+        .get(0);
+    parse("kerai._answer_passages", v)
+}
+
+/// The extractive answer `kerai.answer` gives (no chat model).
+pub async fn extractive(
+    client: &Client,
+    question: &str,
+    k: Option<i32>,
+    filters: &Value,
+) -> Result<Answer, CallError> {
+    let v: Value = client
+        .query_one("SELECT kerai.answer($1, $2, $3)", &[&question, &k, filters])
+        .await
+        .map_err(CallError::Db)?
+        .get(0);
+    parse("kerai.answer", v)
+}
+
+fn hits_json(hits: &[Passage]) -> Value {
+    serde_json::to_value(hits).expect("passages serialise")
 }
 
 /// The prompt asking the model to answer `question` from `hits` (`kerai._answer_prompt`).
-pub async fn prompt(client: &Client, question: &str, hits: &Value) -> Result<String, Error> {
+pub async fn prompt(client: &Client, question: &str, hits: &[Passage]) -> Result<String, Error> {
     client
-        .query_one("SELECT kerai._answer_prompt($1, $2)", &[&question, hits])
+        .query_one(
+            "SELECT kerai._answer_prompt($1, $2)",
+            &[&question, &hits_json(hits)],
+        )
         .await
         .map(|r| r.get(0))
 }
@@ -41,16 +90,16 @@ pub struct ModelAnswer<'a> {
 pub async fn result(
     client: &Client,
     question: &str,
-    hits: &Value,
+    hits: &[Passage],
     answer: &ModelAnswer<'_>,
     filters: &Value,
-) -> Result<Value, Error> {
-    client
+) -> Result<Answer, CallError> {
+    let v: Value = client
         .query_one(
             "SELECT kerai._answer_result($1, $2, $3, $4, 'llm', $5, $6, $7)",
             &[
                 &question,
-                hits,
+                &hits_json(hits),
                 &answer.text,
                 &answer.model,
                 &answer.prompt_tokens,
@@ -59,5 +108,7 @@ pub async fn result(
             ],
         )
         .await
-        .map(|r| r.get(0))
+        .map_err(CallError::Db)?
+        .get(0);
+    parse("kerai._answer_result", v)
 }

@@ -4,6 +4,7 @@
 //! rows [`claim_urls`] returns by the runner's `claim`.
 
 use kerai_core::wire::site::{NewUrl, RecordCounts};
+use kerai_core::wire::site_result::JobResult;
 use serde_json::Value;
 use tokio_postgres::{Client, Error, Row};
 
@@ -32,6 +33,23 @@ pub async fn begin_next(client: &Client, worker: &str, lease: i32) -> Result<Opt
             &[&worker, &lease],
         )
         .await
+}
+
+/// Take job `job` over from `holder`, a fetcher known to be gone: the URLs it held are queued
+/// again (`kerai._job_take_over`); false when the job no longer runs under it.
+pub async fn take_over(
+    client: &Client,
+    job: uuid::Uuid,
+    worker: &str,
+    holder: &str,
+) -> Result<bool, Error> {
+    client
+        .query_one(
+            "SELECT kerai._job_take_over($1, $2, $3)",
+            &[&job, &worker, &holder],
+        )
+        .await
+        .map(|r| r.get(0))
 }
 
 /// Close a job: `COMPLETED`, or `FAILED` with the error (`kerai._job_finish`).
@@ -136,12 +154,12 @@ pub async fn record(
     client: &Client,
     job: uuid::Uuid,
     worker: &str,
-    batch: &Value,
+    batch: &[JobResult],
 ) -> Result<RecordCounts, Error> {
     client
         .query_one(
             "SELECT kerai._job_record($1, $2, $3)",
-            &[&job, &worker, batch],
+            &[&job, &worker, &JobResult::batch(batch)],
         )
         .await
         .map(|r| RecordCounts::from_json(r.get::<_, Value>(0)))

@@ -1,7 +1,7 @@
 //! The crawler agent's policy (its config in kerai.agents): which licenses may be ingested,
 //! how big a PDF may be, what counts as substantial content.
 
-use kerai_core::scholarly::license_allowed;
+use kerai_core::resolve::license_allowed;
 use serde_json::Value;
 
 #[derive(Debug, Clone, PartialEq)]

@@ -6,7 +6,7 @@
 
 use super::{web, Ctx, Outcome};
 use crate::http::{Fetch, Request};
-use kerai_core::scholarly::{
+use kerai_core::resolve::{
     self as sch, CitedWork, NoCopyReason, ScholarlyError, ScholarlyErrorKind, Service, Services,
     Work,
 };
@@ -802,7 +802,7 @@ fn abstract_document(work: &Work, meta: Map<String, Value>, source: &str) -> Out
 #[cfg(test)]
 mod tests {
     use super::*;
-    use kerai_core::scholarly::OaLocation;
+    use kerai_core::resolve::OaLocation;
 
     #[test]
     fn books_are_told_apart() {
@@ -898,7 +898,7 @@ mod tests {
         w.doi = Some("10.1/x".into());
         w.year = Some(2020);
         w.abstract_text = Some("What it found.".into());
-        w.authors = vec![kerai_core::scholarly::Author::new("Parr", Some("Thomas"))];
+        w.authors = vec![kerai_core::resolve::Author::new("Parr", Some("Thomas"))];
         let Outcome::Deposit { markdown, result } = abstract_document(&w, work_metadata(&w), "doi")
         else {
             panic!("a deposit")

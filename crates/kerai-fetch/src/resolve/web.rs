@@ -3,8 +3,8 @@
 use super::{Ctx, Outcome};
 use crate::http::{Fetch, Request};
 use crate::site::process;
-use kerai_core::crawl::robots::{product_token, robots_policy_for_status, Robots, RobotsPolicy};
-use kerai_core::scholarly::license_family;
+use kerai_core::resolve::license_family;
+use kerai_core::site::robots::{product_token, robots_policy_for_status, Robots, RobotsPolicy};
 use kerai_core::wire::crawl_queue::{DepositResult, WorkKeys};
 use kerai_core::{ErrorKind, ResourceError};
 use serde_json::{json, Value};

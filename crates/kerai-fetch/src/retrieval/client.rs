@@ -1,7 +1,7 @@
 //! JSON POSTs to an OpenAI-compatible endpoint, with a timeout and the bearer key from the
 //! environment variable the settings name.
 
-use kerai_core::openai::{self, Usage};
+use kerai_core::retrieval::openai::{self, Usage};
 use kerai_core::wire::embed::ChatConfig;
 use serde_json::Value;
 use std::time::Duration;

@@ -2,7 +2,7 @@
 //! blocking thread, loaded once per process) or an OpenAI-compatible endpoint.
 
 use super::Endpoint;
-use kerai_core::embed::{self, EmbeddingProvider, MiniLm, Settings};
+use kerai_core::retrieval::embed::{self, EmbeddingProvider, MiniLm, Settings};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio_postgres::Client;

@@ -7,7 +7,7 @@
 use super::embedder::{self, Embedder};
 use super::Endpoint;
 use crate::db;
-use kerai_core::embed::vector_literal;
+use kerai_core::retrieval::embed::vector_literal;
 use serde_json::{json, Value};
 use tokio_postgres::Client;
 use uuid::Uuid;

@@ -6,7 +6,7 @@ use super::scope::Scope;
 use crate::http::{Fetch, Http, Request};
 use crate::target::TargetConfig;
 use chrono::{DateTime, Utc};
-use kerai_core::crawl::sitemap::{FetchResult, SitemapWalk, WalkOptions};
+use kerai_core::site::sitemap::{FetchResult, SitemapWalk, WalkOptions};
 use std::collections::{BTreeMap, HashSet};
 
 /// A URL to add to a job.
@@ -160,7 +160,7 @@ pub async fn discover(
     out
 }
 
-fn collect_tree(node: &kerai_core::crawl::sitemap::WalkNode, out: &mut Vec<(String, String)>) {
+fn collect_tree(node: &kerai_core::site::sitemap::WalkNode, out: &mut Vec<(String, String)>) {
     if let Some(kind) = &node.kind {
         out.push((node.url.clone(), kind.name().to_string()));
     }

@@ -2,7 +2,7 @@
 //! fair turns across hosts, backoff on 429 / 503, and suspension of a host that keeps failing
 //! or whose robots.txt is unreachable. Pure bookkeeping; the runner does the I/O.
 
-use kerai_core::crawl::robots::Robots;
+use kerai_core::site::robots::Robots;
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 use std::time::{Duration, Instant};

@@ -1,8 +1,8 @@
 //! Fetched bytes into what the database stores: the source type, clean markdown, metadata,
 //! the content hash that decides new / updated / unchanged, and the links to follow.
 
+use kerai_core::convert::html::{self, Link};
 use kerai_core::convert::{self, Converted, Limits};
-use kerai_core::html::{self, Link};
 use kerai_core::ResourceError;
 use serde_json::{json, Map, Value};
 use sha2::{Digest, Sha256};

@@ -4,7 +4,7 @@
 //! alone.
 
 use kerai_core::wire::site::{JobError, RecordCounts};
-use serde_json::{json, Value};
+use kerai_core::wire::site_result::{JobResult, Outcome};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::{mpsc, oneshot};
@@ -42,7 +42,7 @@ impl Totals {
 }
 
 enum Msg {
-    Item(Value),
+    Item(Box<JobResult>),
     Flush(oneshot::Sender<Result<(), String>>),
 }
 
@@ -60,7 +60,7 @@ impl Recorder {
         Recorder { tx, totals }
     }
 
-    pub async fn send(&self, item: Value) -> Result<(), String> {
+    pub async fn send(&self, item: Box<JobResult>) -> Result<(), String> {
         self.tx
             .send(Msg::Item(item))
             .await
@@ -89,7 +89,7 @@ async fn run(
     mut rx: mpsc::Receiver<Msg>,
     totals: Arc<Mutex<Totals>>,
 ) {
-    let mut buf: Vec<Value> = Vec::new();
+    let mut buf: Vec<JobResult> = Vec::new();
     let mut last_error: Option<String> = None;
     // A result waits at most MAX_WAIT from its arrival (not from the latest one: a slow,
     // steady stream of results must not wait for a full batch).
@@ -114,7 +114,7 @@ async fn run(
                 return;
             }
             Some(Msg::Item(v)) => {
-                buf.push(v);
+                buf.push(*v);
                 if buf.len() >= BATCH {
                     write(&db, job, &worker, &mut buf, &totals, &mut last_error).await;
                 }
@@ -134,32 +134,31 @@ async fn write(
     db: &Client,
     job: uuid::Uuid,
     worker: &str,
-    buf: &mut Vec<Value>,
+    buf: &mut Vec<JobResult>,
     totals: &Arc<Mutex<Totals>>,
     last_error: &mut Option<String>,
 ) {
     if buf.is_empty() {
         return;
     }
-    let batch = Value::Array(std::mem::take(buf));
+    let batch = std::mem::take(buf);
     match record(db, job, worker, &batch).await {
         Ok(counts) => add(totals, &counts),
         Err(_) => {
             // Isolate the item the database refused; the others are written one by one.
-            for item in batch.as_array().into_iter().flatten() {
-                match record(db, job, worker, &Value::Array(vec![item.clone()])).await {
+            for item in batch {
+                match record(db, job, worker, std::slice::from_ref(&item)).await {
                     Ok(counts) => add(totals, &counts),
                     Err(e) => {
-                        let url = item["url"].as_str().unwrap_or("?").to_string();
                         let error = JobError {
                             kind: "storage".into(),
-                            message: format!("kerai could not store {url}: {e}"),
+                            message: format!("kerai could not store {}: {e}", item.url),
                         };
-                        let failed = json!([{
-                            "url_id": item["url_id"], "url": url, "outcome": "failed",
-                            "error": error,
-                        }]);
-                        match record(db, job, worker, &failed).await {
+                        let failed = JobResult {
+                            attempts: item.attempts,
+                            ..JobResult::refused(item.url_id, &item.url, Outcome::Failed, error)
+                        };
+                        match record(db, job, worker, &[failed]).await {
                             Ok(counts) => add(totals, &counts),
                             Err(e) => *last_error = Some(format!("cannot record results: {e}")),
                         }
@@ -174,7 +173,7 @@ async fn record(
     db: &Client,
     job: uuid::Uuid,
     worker: &str,
-    batch: &Value,
+    batch: &[JobResult],
 ) -> Result<RecordCounts, String> {
     crate::db::jobs::record(db, job, worker, batch)
         .await

@@ -14,10 +14,11 @@ use crate::http::{Fetch, Http, HttpSettings, Method, Request};
 use crate::render::Renderer;
 use crate::target::TargetConfig;
 use chrono::{DateTime, Utc};
-use kerai_core::crawl::robots::{product_token, robots_policy_for_status, Robots, RobotsPolicy};
+use kerai_core::site::robots::{product_token, robots_policy_for_status, Robots, RobotsPolicy};
 use kerai_core::wire::site::{JobError, JobLog, SitemapEntry};
+use kerai_core::wire::site_result::{HttpMetadata, JobResult, Outcome};
 use kerai_core::{ErrorKind, ResourceError};
-use serde_json::{json, Value};
+use serde_json::Value;
 use std::collections::HashSet;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -70,7 +71,7 @@ struct Item {
 enum Done {
     Result {
         item: Item,
-        result: Value,
+        result: Box<JobResult>,
         host_failure: bool,
     },
     Retry {
@@ -223,7 +224,7 @@ pub async fn run_job(
         for (reason, item) in hosts.drain_suspended() {
             let err = ResourceError::new(ErrorKind::Unreachable, &item.url, reason);
             recorder
-                .send(failed_result(&item, &err, None))
+                .send(failed_result(&item, &err, None, false))
                 .await
                 .map_err(Failure::critical)?;
         }
@@ -306,7 +307,7 @@ pub async fn run_job(
                 }
             }
             _ = tokio::time::sleep_until(wake.into()) => {}
-            _ = tokio::signal::ctrl_c() => {
+            _ = crate::exit::stop_requested() => {
                 error = Some("interrupted".into());
                 stopping = true;
             }
@@ -368,7 +369,9 @@ async fn handle(
             Some(reason) => {
                 for item in hosts.suspend(&host, reason.clone(), now) {
                     let err = ResourceError::new(ErrorKind::Unreachable, &item.url, reason.clone());
-                    recorder.send(failed_result(&item, &err, None)).await?;
+                    recorder
+                        .send(failed_result(&item, &err, None, false))
+                        .await?;
                 }
             }
             None => hosts.robots_ready(&host, robots, product_token(&shared.cfg.user_agent), now),
@@ -384,7 +387,9 @@ async fn handle(
                 for queued in hosts.suspend(&host, reason.clone(), now) {
                     let err =
                         ResourceError::new(ErrorKind::Unreachable, &queued.url, reason.clone());
-                    recorder.send(failed_result(&queued, &err, None)).await?;
+                    recorder
+                        .send(failed_result(&queued, &err, None, false))
+                        .await?;
                 }
             }
             recorder.send(result).await?;
@@ -404,7 +409,7 @@ async fn handle(
                     format!("HTTP {status} after {} attempts", item.attempt + 1),
                 );
                 recorder
-                    .send(failed_result(&item, &err, Some(status)))
+                    .send(failed_result(&item, &err, Some(status), true))
                     .await?;
             } else {
                 let at = hosts.backoff(&host, item.attempt, retry_after, now);
@@ -587,7 +592,14 @@ async fn fetch_item(shared: &Shared, item: Item, robots: Option<Arc<Robots>>) ->
         && matches!((item.sitemap_lastmod, item.last_scraped_at), (Some(lm), Some(seen)) if lm <= seen)
     {
         return Done::Result {
-            result: json!({"url_id": item.id, "url": item.url, "outcome": "not_modified", "http": {"reason": "sitemap lastmod"}}),
+            result: Box::new(JobResult {
+                http: Some(HttpMetadata {
+                    reason: Some("sitemap lastmod".into()),
+                    ..HttpMetadata::default()
+                }),
+                attempts: Some(0),
+                ..JobResult::new(item.id, &item.url, Outcome::NotModified)
+            }),
             item,
             host_failure: false,
         };
@@ -633,7 +645,15 @@ async fn fetch_item(shared: &Shared, item: Item, robots: Option<Arc<Robots>>) ->
         match shared.http.fetch(&head, &gate).await {
             Fetch::NotModified(_) => {
                 return Done::Result {
-                    result: json!({"url_id": item.id, "url": item.url, "outcome": "not_modified", "http": {"status": 304, "method": "HEAD"}}),
+                    result: Box::new(JobResult {
+                        http: Some(HttpMetadata {
+                            status: Some(304),
+                            method: Some("HEAD".into()),
+                            ..HttpMetadata::default()
+                        }),
+                        attempts: Some(item.attempt + 1),
+                        ..JobResult::new(item.id, &item.url, Outcome::NotModified)
+                    }),
                     item,
                     host_failure: false,
                 }
@@ -645,8 +665,17 @@ async fn fetch_item(shared: &Shared, item: Item, robots: Option<Arc<Robots>>) ->
                         && r.last_modified == item.last_modified) =>
             {
                 return Done::Result {
-                    result: json!({"url_id": item.id, "url": item.url, "outcome": "not_modified",
-                                   "http": {"status": r.status, "method": "HEAD", "etag": r.etag, "last_modified": r.last_modified}}),
+                    result: Box::new(JobResult {
+                        http: Some(HttpMetadata {
+                            status: Some(r.status),
+                            method: Some("HEAD".into()),
+                            etag: r.etag,
+                            last_modified: r.last_modified,
+                            ..HttpMetadata::default()
+                        }),
+                        attempts: Some(item.attempt + 1),
+                        ..JobResult::new(item.id, &item.url, Outcome::NotModified)
+                    }),
                     item,
                     host_failure: false,
                 }
@@ -656,9 +685,17 @@ async fn fetch_item(shared: &Shared, item: Item, robots: Option<Arc<Robots>>) ->
     }
     match shared.http.fetch(&req, &gate).await {
         Fetch::NotModified(r) => Done::Result {
-            result: json!({"url_id": item.id, "url": item.url, "outcome": "not_modified",
-                           "http": {"status": 304, "etag": r.etag.or(item.etag.clone()), "last_modified": r.last_modified.or(item.last_modified.clone()),
-                                    "elapsed_ms": r.elapsed.as_millis() as u64}}),
+            result: Box::new(JobResult {
+                http: Some(HttpMetadata {
+                    status: Some(304),
+                    etag: r.etag.or(item.etag.clone()),
+                    last_modified: r.last_modified.or(item.last_modified.clone()),
+                    elapsed_ms: Some(r.elapsed.as_millis() as u64),
+                    ..HttpMetadata::default()
+                }),
+                attempts: Some(item.attempt + 1),
+                ..JobResult::new(item.id, &item.url, Outcome::NotModified)
+            }),
             item,
             host_failure: false,
         },
@@ -682,7 +719,7 @@ async fn fetch_item(shared: &Shared, item: Item, robots: Option<Arc<Robots>>) ->
                 };
             }
             Done::Result {
-                result: failed_result(&item, &error, status),
+                result: failed_result(&item, &error, status, true),
                 item,
                 host_failure,
             }
@@ -699,7 +736,7 @@ async fn fetch_item(shared: &Shared, item: Item, robots: Option<Arc<Robots>>) ->
                         Ok(html) => resp.body = html.into_bytes(),
                         Err(error) => {
                             return Done::Result {
-                                result: failed_result(&item, &error, None),
+                                result: failed_result(&item, &error, None, true),
                                 item,
                                 host_failure: false,
                             }
@@ -727,7 +764,7 @@ async fn fetch_item(shared: &Shared, item: Item, robots: Option<Arc<Robots>>) ->
                 Err(e) => {
                     let err = ResourceError::corrupt(&item.url, format!("converter crashed: {e}"));
                     return Done::Result {
-                        result: failed_result(&item, &err, Some(resp.status)),
+                        result: failed_result(&item, &err, Some(resp.status), true),
                         item,
                         host_failure: false,
                     };
@@ -743,7 +780,7 @@ async fn fetch_item(shared: &Shared, item: Item, robots: Option<Arc<Robots>>) ->
                     }
                 }
                 Err(error) => Done::Result {
-                    result: failed_result(&item, &error, Some(resp.status)),
+                    result: failed_result(&item, &error, Some(resp.status), true),
                     item,
                     host_failure: false,
                 },
@@ -758,9 +795,9 @@ fn fetched_result(
     bytes: usize,
     p: Processed,
     shared: &Shared,
-) -> Value {
+) -> Box<JobResult> {
     let cfg = &shared.cfg;
-    let mut links: Vec<Value> = Vec::new();
+    let mut links: Vec<NewUrl> = Vec::new();
     let mut logs: Vec<JobLog> = Vec::new();
     let next_depth = item.depth as u32 + 1;
     if cfg.follow_links && next_depth <= cfg.max_depth && !p.links.is_empty() {
@@ -795,39 +832,40 @@ fn fetched_result(
                     continue;
                 }
                 {
-                    links.push(
-                        NewUrl {
-                            url: s.url,
-                            url_hash: s.url_hash,
-                            host: s.host,
-                            depth: next_depth,
-                            via: "link".into(),
-                            discovered_from: Some(item.url.clone()),
-                            sitemap: None,
-                        }
-                        .to_json(),
-                    );
+                    links.push(NewUrl {
+                        url: s.url,
+                        url_hash: s.url_hash,
+                        host: s.host,
+                        depth: next_depth,
+                        via: "link".into(),
+                        discovered_from: Some(item.url.clone()),
+                        sitemap: None,
+                    });
                 }
             }
         }
     }
-    json!({
-        "url_id": item.id,
-        "url": item.url,
-        "outcome": "fetched",
-        "final_url": resp.final_url,
-        "http": {
-            "status": resp.status, "etag": resp.etag, "last_modified": resp.last_modified,
-            "content_type": resp.content_type, "bytes": bytes, "elapsed_ms": resp.elapsed.as_millis() as u64,
-            "redirects": resp.redirects,
-        },
-        "content_hash": p.content_hash,
-        "raw_html": p.raw_html,
-        "markdown": p.markdown,
-        "source_type": p.source_type,
-        "metadata": p.metadata,
-        "links": links,
-        "logs": logs,
+    Box::new(JobResult {
+        final_url: Some(resp.final_url.clone()),
+        http: Some(HttpMetadata {
+            status: Some(resp.status),
+            etag: resp.etag.clone(),
+            last_modified: resp.last_modified.clone(),
+            content_type: resp.content_type.clone(),
+            bytes: Some(bytes as u64),
+            elapsed_ms: Some(resp.elapsed.as_millis() as u64),
+            redirects: Some(resp.redirects.clone()),
+            ..HttpMetadata::default()
+        }),
+        content_hash: Some(p.content_hash),
+        raw_html: p.raw_html,
+        markdown: Some(p.markdown),
+        source_type: Some(p.source_type.to_string()),
+        metadata: Some(p.metadata),
+        links: Some(links),
+        logs: Some(logs),
+        attempts: Some(item.attempt + 1),
+        ..JobResult::new(item.id, &item.url, Outcome::Fetched)
     })
 }
 
@@ -849,12 +887,24 @@ fn url_shape(url: &str) -> String {
     out
 }
 
-fn failed_result(item: &Item, error: &ResourceError, status: Option<u16>) -> Value {
-    json!({
-        "url_id": item.id, "url": item.url, "outcome": "failed",
-        "source_type": item.source_type.clone().or_else(|| type_from_path(&item.url)),
-        "http": {"status": status},
-        "error": job_error(error),
+/// A failed URL's result; `sent`: a request for it was sent this time (not only queued).
+fn failed_result(
+    item: &Item,
+    error: &ResourceError,
+    status: Option<u16>,
+    sent: bool,
+) -> Box<JobResult> {
+    Box::new(JobResult {
+        attempts: Some(item.attempt + u32::from(sent)),
+        source_type: item
+            .source_type
+            .clone()
+            .or_else(|| type_from_path(&item.url)),
+        http: status.map(|status| HttpMetadata {
+            status: Some(status),
+            ..HttpMetadata::default()
+        }),
+        ..JobResult::refused(item.id, &item.url, Outcome::Failed, job_error(error))
     })
 }
 
@@ -866,10 +916,13 @@ fn job_error(error: &ResourceError) -> JobError {
     }
 }
 
-fn skipped_result(item: &Item, error: &ResourceError) -> Value {
-    json!({
-        "url_id": item.id, "url": item.url, "outcome": "skipped",
-        "source_type": item.source_type.clone().or_else(|| type_from_path(&item.url)),
-        "error": job_error(error),
+fn skipped_result(item: &Item, error: &ResourceError) -> Box<JobResult> {
+    Box::new(JobResult {
+        attempts: Some(0),
+        source_type: item
+            .source_type
+            .clone()
+            .or_else(|| type_from_path(&item.url)),
+        ..JobResult::refused(item.id, &item.url, Outcome::Skipped, job_error(error))
     })
 }

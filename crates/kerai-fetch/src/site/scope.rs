@@ -2,7 +2,7 @@
 //! patterns, file types and depth; and the normalised form of every URL (one page, one row).
 
 use crate::target::config::{domain_allowed, TargetConfig};
-use kerai_core::crawl::url_norm::{self, NormalizeOptions};
+use kerai_core::site::url_norm::{self, NormalizeOptions};
 use std::fmt;
 
 /// A URL the crawl may visit, normalised.

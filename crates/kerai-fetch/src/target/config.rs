@@ -230,15 +230,15 @@ impl TargetConfig {
         if self.user_agent.trim().is_empty() {
             out.push("user_agent: must not be empty".into());
         }
-        let chunking = kerai_core::chunk::ChunkOptions {
+        let chunking = kerai_core::retrieval::chunk::ChunkOptions {
             target_tokens: self.chunk_size as usize,
             overlap_tokens: self.chunk_overlap as usize,
-            strategy: kerai_core::chunk::ChunkStrategy::Section,
+            strategy: kerai_core::retrieval::chunk::ChunkStrategy::Section,
         };
         if let Err(e) = chunking.check() {
             out.push(format!("chunk_size / chunk_overlap: {e}"));
         }
-        if let Err(e) = kerai_core::chunk::ChunkStrategy::parse(&self.chunk_strategy) {
+        if let Err(e) = kerai_core::retrieval::chunk::ChunkStrategy::parse(&self.chunk_strategy) {
             out.push(format!("chunk_strategy: {e}"));
         }
         out
@@ -258,7 +258,7 @@ pub fn host_of(url: &str) -> Option<String> {
 /// `host` is one of `domains` or a subdomain of one.
 pub fn domain_allowed(host: &str, domains: &[String]) -> bool {
     !domains.is_empty()
-        && kerai_core::crawl::url_norm::host_allowed(&format!("http://{host}/"), domains)
+        && kerai_core::site::url_norm::host_allowed(&format!("http://{host}/"), domains)
 }
 
 #[cfg(test)]

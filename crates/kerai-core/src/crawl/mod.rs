@@ -1,8 +1,0 @@
-//! Pure crawl primitives for kerai's fetcher: the fetcher does the HTTP, these modules make the
-//! decisions (robots.txt, sitemaps, URL normalisation, cron). What a response holds and how it
-//! decodes (content sniffing, charset detection) is decided by [`crate::convert`].
-
-pub mod cron;
-pub mod robots;
-pub mod sitemap;
-pub mod url_norm;

@@ -1,0 +1,202 @@
+//! Extractive answers: the sentences of retrieved passages that best answer a question, for
+//! when no language model writes the answer.
+//!
+//! A sentence scores by the question's words it contains, each weighted by how rare it is
+//! among the passages' sentences (a word every sentence has says little), divided by a gentle
+//! length penalty, plus a small bonus for the better-ranked passage. Words are compared by a
+//! crude stem (lower case, at most six letters), so "regulator" meets "regulators". Sentences
+//! scoring under [`RELATIVE_FLOOR`] of the best are left out.
+
+use crate::retrieval::chunk::sentences::sentences;
+use std::collections::{HashMap, HashSet};
+
+/// A sentence must score at least this share of the best one to join the answer.
+pub const RELATIVE_FLOOR: f64 = 0.6;
+
+/// One sentence of the answer and the passage (0-based) it comes from.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Picked {
+    pub passage: usize,
+    pub sentence: String,
+    pub score: f64,
+}
+
+const STOPWORDS: &[&str] = &[
+    "the", "and", "for", "are", "but", "not", "you", "all", "any", "can", "had", "her", "was",
+    "one", "our", "out", "has", "have", "how", "its", "may", "who", "what", "when", "where",
+    "which", "why", "with", "does", "did", "this", "that", "these", "those", "from", "into",
+    "about", "there", "their", "they", "them", "than", "then", "been", "being", "were", "will",
+    "would", "should", "could", "also", "some", "such", "your", "yours", "is", "of", "to",
+];
+
+fn stem(word: &str) -> String {
+    word.chars().take(6).collect()
+}
+
+/// The distinct content words of a text, stemmed.
+fn terms(text: &str) -> HashSet<String> {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| w.chars().count() >= 3)
+        .map(|w| w.to_lowercase())
+        .filter(|w| !STOPWORDS.contains(&w.as_str()))
+        .map(|w| stem(&w))
+        .collect()
+}
+
+/// A line that is a heading or a label rather than a sentence.
+fn is_sentence(s: &str) -> bool {
+    let t = s.trim();
+    let words = t.split_whitespace().count();
+    words >= 5 && t.chars().count() <= 800
+}
+
+/// Up to `max` sentences of `passages` (best-ranked first) that answer `question`, best
+/// first. Empty when no sentence shares a content word with the question.
+pub fn best_sentences(question: &str, passages: &[&str], max: usize) -> Vec<Picked> {
+    let q = terms(question);
+    if q.is_empty() || max == 0 {
+        return Vec::new();
+    }
+    let mut candidates: Vec<(usize, String, HashSet<String>)> = Vec::new();
+    for (p, text) in passages.iter().enumerate() {
+        for s in sentences(text) {
+            // Markdown markers and line breaks inside a sentence are not part of its words.
+            let clean = s
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
+                .trim_start_matches(['#', '-', '*', '>', ' '])
+                .to_string();
+            if is_sentence(&clean) {
+                let t = terms(&clean);
+                candidates.push((p, clean, t));
+            }
+        }
+    }
+    let n = candidates.len() as f64;
+    let mut df: HashMap<&str, usize> = HashMap::new();
+    for (_, _, t) in &candidates {
+        for w in t {
+            if q.contains(w) {
+                *df.entry(w.as_str()).or_default() += 1;
+            }
+        }
+    }
+    let mut scored: Vec<Picked> = candidates
+        .iter()
+        .filter_map(|(p, s, t)| {
+            let hit: f64 = t
+                .iter()
+                .filter(|w| q.contains(*w))
+                .map(|w| (1.0 + n / (1.0 + *df.get(w.as_str()).unwrap_or(&0) as f64)).ln())
+                .sum();
+            if hit <= 0.0 {
+                return None;
+            }
+            let words = s.split_whitespace().count() as f64;
+            let score = hit / (1.0 + 0.01 * words) + 0.05 / (1.0 + *p as f64);
+            Some(Picked {
+                passage: *p,
+                sentence: s.clone(),
+                score,
+            })
+        })
+        .collect();
+    scored.sort_by(|a, b| {
+        b.score
+            .partial_cmp(&a.score)
+            .unwrap_or(std::cmp::Ordering::Equal)
+            .then(a.passage.cmp(&b.passage))
+    });
+    let best = scored.first().map_or(0.0, |p| p.score);
+    let mut out: Vec<Picked> = Vec::new();
+    for c in scored {
+        // Sentences far weaker than the best one only pad the answer.
+        if out.len() >= max || c.score < RELATIVE_FLOOR * best {
+            break;
+        }
+        // Chunks overlap and pages repeat themselves: a sentence whose words mostly repeat
+        // one already picked adds nothing.
+        let words = terms(&c.sentence);
+        if out
+            .iter()
+            .any(|o| overlap(&terms(&o.sentence), &words) >= 0.7)
+        {
+            continue;
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// How much of the smaller set the two share (0..1).
+fn overlap(a: &HashSet<String>, b: &HashSet<String>) -> f64 {
+    let small = a.len().min(b.len());
+    if small == 0 {
+        return 0.0;
+    }
+    a.intersection(b).count() as f64 / small as f64
+}
+
+/// The answer text: the picked sentences, each followed by the number of its passage (`[2]`).
+pub fn render(picked: &[Picked]) -> String {
+    picked
+        .iter()
+        .map(|p| {
+            let s = p.sentence.trim();
+            format!("{s} [{}]", p.passage + 1)
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_sentence_that_answers_comes_first() {
+        let passages = [
+            "References\n\nConant, R. C., & Ashby, W. R. (1970). Every good regulator of a system must be a model of that system. International Journal of Systems Science, 1(2), 89–97.",
+            "Older cybernetic ideas anticipated this loop. Miller, Galanter and Pribram described behaviour as a TOTE unit, and the good regulator theorem (Conant & Ashby, 1970) says that every good regulator of a system must be a model of that system.",
+        ];
+        let p = best_sentences("What does the good regulator theorem say?", &passages, 1);
+        assert_eq!(p.len(), 1);
+        assert_eq!(p[0].passage, 1);
+        assert!(
+            p[0].sentence
+                .contains("theorem (Conant & Ashby, 1970) says"),
+            "{p:?}"
+        );
+        assert!(render(&p).ends_with("that system. [2]"));
+    }
+
+    #[test]
+    fn nothing_in_common_is_no_answer() {
+        let p = best_sentences(
+            "quantum chromodynamics",
+            &["The lab opens at nine every morning."],
+            2,
+        );
+        assert!(p.is_empty());
+        assert!(best_sentences("the of", &["The lab opens at nine."], 2).is_empty());
+    }
+
+    #[test]
+    fn near_duplicates_are_left_out() {
+        let passages = [
+            "Conant and Ashby (1970). Every good regulator of a system must be a model of that system. Journal.",
+            "Older ideas anticipated this loop. The good regulator theorem says that every good regulator of a system must be a model of that system.",
+        ];
+        let p = best_sentences("What does the good regulator theorem say?", &passages, 3);
+        assert_eq!(p.len(), 1, "{p:?}");
+    }
+
+    #[test]
+    fn repeated_sentences_are_picked_once() {
+        let s = "Each scanner session lasts ninety minutes on weekdays.";
+        let p = best_sentences("how long is a scanner session", &[s, s], 3);
+        assert_eq!(p.len(), 1);
+        assert_eq!(p[0].passage, 0);
+    }
+}

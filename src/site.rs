@@ -1,0 +1,32 @@
+//! Crawl decisions in SQL: robots.txt matching and URL normalisation.
+
+use kerai_core::site::{robots, url_norm};
+use pgrx::prelude::*;
+
+/// `kerai.robots_allowed(robots_txt, user_agent, url)`: may `user_agent` fetch `url` under
+/// `robots_txt`, with Google's semantics (RFC 9309 and Google's extensions)? A full
+/// User-Agent header is reduced to its product token (`kerai/0.1 (…)` is matched as `kerai`).
+#[pg_extern(immutable, strict, parallel_safe)]
+pub(crate) fn robots_allowed(robots_txt: &str, user_agent: &str, url: &str) -> bool {
+    robots::allowed(robots_txt, robots::product_token(user_agent), url)
+}
+
+/// `kerai.normalize_url(url)`: the form kerai stores (lower-case scheme and host, no default
+/// port, no fragment, dot segments resolved, sorted query, tracking parameters removed).
+/// NULL for what is not an absolute http(s) URL.
+#[pg_extern(immutable, strict, parallel_safe)]
+pub(crate) fn normalize_url(url: &str) -> Option<String> {
+    url_norm::normalize(url, &url_norm::NormalizeOptions::default()).ok()
+}
+
+/// `kerai.url_hash(url)`: hex SHA-256 of the normalised URL (pages.url_hash).
+#[pg_extern(immutable, strict, parallel_safe)]
+pub(crate) fn url_hash(url: &str) -> Option<String> {
+    normalize_url(url).map(|u| url_norm::url_hash(&u))
+}
+
+/// `kerai.family_key(name)`: a person's family name as a key (`Friston, K. J.` → `friston`).
+#[pg_extern(immutable, strict, parallel_safe)]
+pub(crate) fn family_key(name: &str) -> String {
+    kerai_core::names::family_key(name)
+}
