@@ -9,6 +9,8 @@ PG_CONFIG="/usr/lib/postgresql/${PG_MAJOR}/bin/pg_config"
 PGRX_VERSION="0.18.1"
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD_DIR="${ROOT}/.kerai/build"
+# The shared helpers (wait_for); this script's own messages start with "setup:".
+. "${ROOT}/scripts/lib.sh"
 
 say()  { printf 'setup: %s\n' "$*"; }
 skip() { printf 'setup: skip  %s\n' "$*"; }
@@ -120,8 +122,17 @@ have_pgrx="$(cargo pgrx --version 2>/dev/null | awk '{print $2}' || true)"
 if [ "$have_pgrx" = "$PGRX_VERSION" ]; then
   skip "cargo-pgrx ${PGRX_VERSION} (installed)"
 else
-  say "cargo install cargo-pgrx --version ${PGRX_VERSION} --locked (about 10 minutes)"
-  cargo install cargo-pgrx --version "$PGRX_VERSION" --locked --quiet
+  mkdir -p "$BUILD_DIR"
+  pgrx_log="${BUILD_DIR}/cargo-pgrx.log"
+  say "cargo install cargo-pgrx --version ${PGRX_VERSION} --locked (about 10 minutes on two cores; log: ${pgrx_log})"
+  started=$SECONDS
+  cargo install cargo-pgrx --version "$PGRX_VERSION" --locked >"$pgrx_log" 2>&1 &
+  builder=$!
+  while ! wait_for "$builder" 30; do
+    say "still installing cargo-pgrx ($((SECONDS - started)) s so far; $(grep -c '^ *Compiling' "$pgrx_log" || true) crates compiled)"
+  done
+  wait "$builder" || { tail -n 30 "$pgrx_log" >&2; die "cargo install cargo-pgrx failed; full log in ${pgrx_log}"; }
+  say "installed cargo-pgrx in $((SECONDS - started)) s"
 fi
 
 # ---------------------------------------------------------------- cargo pgrx init

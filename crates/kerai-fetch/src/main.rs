@@ -12,6 +12,7 @@ mod holder;
 mod http;
 mod jobs;
 mod output;
+mod progress;
 mod render;
 mod resolve;
 mod retrieval;
@@ -21,6 +22,12 @@ mod target;
 use clap::Parser;
 
 fn main() {
+    // A closed output pipe (`kerai logs | head`) ends the process quietly, as it does any
+    // Unix tool, instead of a panic about a broken pipe.
+    // SAFETY: restoring the default action of SIGPIPE before any thread starts.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     let cli = args::Cli::parse();
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()

@@ -6,6 +6,7 @@ use crate::db;
 use crate::exit::{Code, Failure};
 use crate::jobs::worker_name;
 use crate::output::print_json;
+use crate::progress::{Meter, Show};
 use crate::retrieval::work;
 use serde_json::json;
 
@@ -27,17 +28,14 @@ pub async fn run(url: &str, args: EmbedArgs) -> Result<Code, Failure> {
     if chunked > 0 {
         eprintln!("kerai: chunked {chunked} documents that had no chunks");
     }
-    let quiet = args.json;
-    let progress = move |s: &work::EmbedSummary| {
-        if !quiet {
-            eprintln!(
-                "kerai: embedded {} chunks ({} failed)",
-                s.embedded, s.failed
-            );
-        }
-    };
-    let summary = work::embed_pending(&client, &worker_name(), args.limit, &progress)
-        .await
+    let show = if args.json { Show::Nothing } else { Show::Auto };
+    let meter = std::sync::Mutex::new(Meter::new("embedding", "chunks", None, show));
+    let progress = |s: &work::EmbedSummary| work::progress(&meter, s);
+    let summary = work::embed_pending(&client, &worker_name(), args.limit, &progress).await;
+    if let Ok(mut m) = meter.lock() {
+        m.finish();
+    }
+    let summary = summary
         .map_err(|e| Failure::critical(format!("embedding failed: {e}")).with_hint(
             format!(
                 "check the embedding settings ({}) and, for the local model, run scripts/install-model.sh",

@@ -7,6 +7,7 @@
 use super::embedder::{self, Embedder};
 use super::Endpoint;
 use crate::db;
+use crate::progress::{Meter, Show};
 use kerai_core::retrieval::embed::vector_literal;
 use serde_json::{json, Value};
 use tokio_postgres::Client;
@@ -31,7 +32,7 @@ impl EmbedSummary {
 const FAILED_BATCHES_BEFORE_GIVING_UP: u32 = 3;
 
 /// Embed waiting chunks until none is left (or `limit` were done). `Ok(None)` when embeddings
-/// are off.
+/// are off. `on_batch` hears after every batch, with `remaining` the number to do in all.
 pub async fn embed_pending(
     client: &Client,
     worker: &str,
@@ -45,17 +46,22 @@ pub async fn embed_pending(
     let batch = settings.batch as i32;
     let mut s = EmbedSummary::default();
     // The model is loaded only when something waits for it.
-    let waiting: bool = client
+    let waiting: i64 = client
         .query_one(
-            "SELECT EXISTS (SELECT 1 FROM kerai.chunks WHERE embedding_status <> 'done')",
+            "SELECT count(*) FROM kerai.chunks WHERE embedding_status <> 'done'",
             &[],
         )
         .await
         .map_err(|e| db::message(&e))?
         .get(0);
-    if !waiting {
+    if waiting == 0 {
         return Ok(Some(s));
     }
+    // Until the end, `remaining` is what waited at the start (the callers' total).
+    s.remaining = match limit {
+        Some(l) => waiting.min(l as i64),
+        None => waiting,
+    };
     let Some(embedder) = Embedder::for_settings(&settings).await? else {
         return Ok(None);
     };
@@ -115,6 +121,14 @@ pub async fn embed_pending(
     Ok(Some(s))
 }
 
+/// Show an embedding run's progress on `meter`.
+pub fn progress(meter: &std::sync::Mutex<Meter>, s: &EmbedSummary) {
+    if let Ok(mut m) = meter.lock() {
+        m.set_total(s.remaining.max(0) as u64);
+        m.set(s.embedded + s.failed, format!("{} failed", s.failed));
+    }
+}
+
 /// Embed what a crawl chunked and say so on standard error: `Some(true)` when every chunk got
 /// its vector, `Some(false)` when some failed, `None` when embeddings are off. `quiet` (a daemon
 /// calling it every cycle) says nothing when nothing happened and gives no progress lines.
@@ -124,15 +138,14 @@ pub async fn embed_and_report(
     limit: Option<u64>,
     quiet: bool,
 ) -> Option<bool> {
-    let progress = |s: &EmbedSummary| {
-        if !quiet {
-            eprintln!(
-                "kerai: embedding: {} chunks done, {} failed",
-                s.embedded, s.failed
-            );
-        }
-    };
-    match embed_pending(client, worker, limit, &progress).await {
+    let show = if quiet { Show::Nothing } else { Show::Auto };
+    let meter = std::sync::Mutex::new(Meter::new("embedding", "chunks", None, show));
+    let progress = |s: &EmbedSummary| progress(&meter, s);
+    let result = embed_pending(client, worker, limit, &progress).await;
+    if let Ok(mut m) = meter.lock() {
+        m.finish();
+    }
+    match result {
         Ok(Some(s)) => {
             if !quiet || s.embedded + s.failed > 0 {
                 eprintln!(

@@ -323,6 +323,8 @@ pub async fn run_job(
         }
     }
     let flushed = recorder.flush().await;
+    let totals = recorder.totals();
+    progress.update(&totals, totals.done(), 0);
     progress.finish();
     if let Err(e) = flushed {
         error.get_or_insert(e);
