@@ -6,6 +6,8 @@
 # library changed, "same" otherwise.
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+# Messages on standard error: standard output is the one-line answer.
+say() { printf 'kerai: %s\n' "$*" >&2; }
 
 mkdir -p "$KERAI_STATE"
 libdir="$("$PG_CONFIG" --pkglibdir)"
@@ -14,24 +16,15 @@ profile_flag=(--debug)
 build=debug
 [ "${KERAI_RELEASE:-0}" = 1 ] && { profile_flag=(); build=release; }
 cd "$KERAI_ROOT"
-say "building the extension (a ${build} build; the first build takes several minutes, later ones seconds; log: ${KERAI_STATE}/install.log)" >&2
+say "building the extension (a ${build} build; the first build takes several minutes, later ones seconds; log: ${KERAI_STATE}/install.log)"
 # Build into a staging directory, then put each file in place by renaming a fresh copy: a
 # running server keeps the library it has mapped (overwriting it in place, as `cargo pgrx
 # install` does, can crash those backends with SIGBUS).
 stage="${KERAI_STATE}/package"
 rm -rf "$stage"
-started=$SECONDS
-cargo pgrx package --pg-config "$PG_CONFIG" "${profile_flag[@]}" --out-dir "$stage" >"${KERAI_STATE}/install.log" 2>&1 &
-builder=$!
-# One line every 30 s while it builds, so a long first build is not a silent one.
-while ! wait_for "$builder" 30; do
-  say "still building the extension ($((SECONDS - started)) s so far; $(grep -c '^ *Compiling' "${KERAI_STATE}/install.log" || true) crates compiled)" >&2
-done
-if ! wait "$builder"; then
-  tail -n 40 "${KERAI_STATE}/install.log" >&2
-  die "cargo pgrx package failed; full log in ${KERAI_STATE}/install.log"
-fi
-[ $((SECONDS - started)) -ge 10 ] && say "built the extension in $((SECONDS - started)) s" >&2
+run_logged "building the extension" "${KERAI_STATE}/install.log" \
+  cargo pgrx package --pg-config "$PG_CONFIG" "${profile_flag[@]}" --out-dir "$stage" \
+  || die "cargo pgrx package failed; full log in ${KERAI_STATE}/install.log"
 # Upgrade scripts to this version that are not frozen in sql/ (released versions' are) are
 # generated from the previous version's install script, this one's, and the hand-written parts
 # in sql/upgrade/ (scripts/upgrade_script.py says what it cannot derive).
@@ -61,6 +54,6 @@ for f in sql/archive/kerai--*.sql sql/kerai--*--*.sql; do
   dest="$("$PG_CONFIG" --sharedir)/extension/$(basename "$f")"
   cp "$f" "${dest}.kerai-new" && chmod 0644 "${dest}.kerai-new" && mv -f "${dest}.kerai-new" "$dest"
 done
-say "installed the ${build} build into $("$PG_CONFIG" --sharedir)/extension" >&2
+say "installed the ${build} build into $("$PG_CONFIG" --sharedir)/extension"
 after="$(sha1sum "${libdir}/kerai.so" | cut -c1-40)"
 if [ "$before" = "$after" ]; then echo same; else echo changed; fi

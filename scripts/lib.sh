@@ -22,6 +22,24 @@ wait_for() {
   return 1
 }
 
+# run_logged WHAT LOG CMD...: run CMD with its output in LOG, saying (with the caller's `say`)
+# every 30 s how long WHAT has taken and how many crates it compiled, so a long build is not a
+# silent one; on failure, the log's tail and the command's status.
+run_logged() {
+  local what="$1" log="$2" started=$SECONDS pid
+  shift 2
+  "$@" >"$log" 2>&1 &
+  pid=$!
+  while ! wait_for "$pid" 30; do
+    say "still ${what} ($((SECONDS - started)) s so far; $(grep -c '^ *Compiling' "$log" || true) crates compiled)"
+  done
+  if ! wait "$pid"; then
+    tail -n 40 "$log" >&2
+    return 1
+  fi
+  [ $((SECONDS - started)) -lt 10 ] || say "${what}: done in $((SECONDS - started)) s"
+}
+
 # Run a command as the postgres user (initdb and postgres refuse root).
 as_postgres() {
   if [ "$(id -u)" = 0 ]; then

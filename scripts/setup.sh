@@ -125,14 +125,8 @@ else
   mkdir -p "$BUILD_DIR"
   pgrx_log="${BUILD_DIR}/cargo-pgrx.log"
   say "cargo install cargo-pgrx --version ${PGRX_VERSION} --locked (about 10 minutes on two cores; log: ${pgrx_log})"
-  started=$SECONDS
-  cargo install cargo-pgrx --version "$PGRX_VERSION" --locked >"$pgrx_log" 2>&1 &
-  builder=$!
-  while ! wait_for "$builder" 30; do
-    say "still installing cargo-pgrx ($((SECONDS - started)) s so far; $(grep -c '^ *Compiling' "$pgrx_log" || true) crates compiled)"
-  done
-  wait "$builder" || { tail -n 30 "$pgrx_log" >&2; die "cargo install cargo-pgrx failed; full log in ${pgrx_log}"; }
-  say "installed cargo-pgrx in $((SECONDS - started)) s"
+  run_logged "installing cargo-pgrx" "$pgrx_log" cargo install cargo-pgrx --version "$PGRX_VERSION" --locked \
+    || die "cargo install cargo-pgrx failed; full log in ${pgrx_log}"
 fi
 
 # ---------------------------------------------------------------- cargo pgrx init

@@ -141,19 +141,7 @@ impl Site {
     /// Serve every file under `dir` at its relative path (`index.html` also at the directory);
     /// `__SITE__` in .xml and .txt files becomes this site's base URL.
     pub fn serve_dir(&self, dir: &std::path::Path) {
-        fn walk(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
-            for e in std::fs::read_dir(dir).unwrap().flatten() {
-                let p = e.path();
-                if p.is_dir() {
-                    walk(&p, out)
-                } else {
-                    out.push(p)
-                }
-            }
-        }
-        let mut files = Vec::new();
-        walk(dir, &mut files);
-        for f in files {
+        for f in files_under(dir) {
             let rel = format!("/{}", f.strip_prefix(dir).unwrap().to_string_lossy());
             let mut body = std::fs::read(&f).unwrap();
             let ext = f
@@ -199,6 +187,20 @@ impl Site {
         self.hits.lock().unwrap().clear();
         self.counts.lock().unwrap().clear();
     }
+}
+
+/// Every file under `dir`, at any depth.
+pub fn files_under(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).unwrap().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            out.extend(files_under(&p));
+        } else {
+            out.push(p);
+        }
+    }
+    out
 }
 
 fn header(k: &str, v: &str) -> tiny_http::Header {

@@ -8,7 +8,8 @@
 //! directory. Commands that run until they are stopped (`kerai worker`, `kerai crawl`) are
 //! stopped with SIGTERM after a few seconds, as a user would stop them.
 
-use kerai_e2e::{bin, repo_root, scholarly::ScholarlyWeb, Site, TestDb};
+use kerai_e2e::site::files_under;
+use kerai_e2e::{bin, repo_root, scholarly::ScholarlyWeb, wait, Output, Site, TestDb};
 use serde_json::json;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -122,19 +123,11 @@ fn server_errors(log: &Path, db: &str) -> Vec<String> {
         .collect()
 }
 
-struct Ran {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
 /// Run `args` in `cwd`; stop it with SIGTERM if it still runs after `patience`.
-fn run(url: &str, args: &[String], cwd: &Path, patience: Duration) -> Ran {
-    let mut child = Command::new(bin())
-        .args(args)
+fn run(url: &str, args: &[String], cwd: &Path, patience: Duration) -> Output {
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let mut child = kerai_e2e::run::command(url, &args, &[])
         .current_dir(cwd)
-        .env("DATABASE_URL", kerai_e2e::run::as_cli_role(url))
-        .env("KERAI_LAUNCHED_BY", "e2e")
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -148,12 +141,7 @@ fn run(url: &str, args: &[String], cwd: &Path, patience: Duration) -> Ran {
         // SAFETY: kill(2) on our own child's pid.
         unsafe { kill(child.id() as i32, 15) };
     }
-    let out = child.wait_with_output().unwrap();
-    Ran {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
+    wait(child)
 }
 
 extern "C" {
@@ -183,7 +171,7 @@ fn scratch(site: &Site) -> PathBuf {
         .expect("a PDF in examples/site/papers");
     std::fs::copy(&pdf, dir.join("report.pdf")).unwrap();
     std::fs::copy(ex.join("index.html"), dir.join("page.html")).unwrap();
-    let docx = walk(&ex)
+    let docx = files_under(&ex)
         .into_iter()
         .find(|p| p.extension().is_some_and(|e| e == "docx"))
         .expect("a DOCX in examples/site");
@@ -199,25 +187,12 @@ fn scratch(site: &Site) -> PathBuf {
     dir
 }
 
-fn walk(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    for e in std::fs::read_dir(dir).unwrap().flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            out.extend(walk(&p));
-        } else {
-            out.push(p);
-        }
-    }
-    out
-}
-
 #[test]
 fn every_help_example_runs_cleanly() {
     let site = Site::start();
     site.serve_dir(&repo_root().join("examples/site"));
     // The run example asks for one document by URL.
-    let travel = walk(&repo_root().join("examples/site"))
+    let travel = files_under(&repo_root().join("examples/site"))
         .into_iter()
         .find(|p| p.extension().is_some_and(|e| e == "pdf"))
         .unwrap();

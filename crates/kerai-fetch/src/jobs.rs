@@ -77,7 +77,8 @@ pub async fn execute(
             let expired = r.get::<_, Option<bool>>(1).unwrap_or(false);
             let holder_name = r.get::<_, Option<String>>(2).unwrap_or_default();
             let holder = Holder::parse(&holder_name);
-            let gone = expired || holder.liveness() == Liveness::Gone;
+            let liveness = holder.liveness();
+            let gone = expired || liveness == Liveness::Gone;
             if gone && !flags.queue {
                 // A crashed fetcher's job: take it over, with the URLs it held.
                 db::jobs::take_over(client, job, &worker, &holder_name)
@@ -108,7 +109,7 @@ pub async fn execute(
                 let lease_left = r
                     .get::<_, Option<f64>>(4)
                     .map(|s| s.max(0.0).round() as i64);
-                let held = match holder.liveness() {
+                let held = match liveness {
                     Liveness::Alive => {
                         format!("held by {holder_name}, a process running on this host")
                     }
@@ -117,7 +118,7 @@ pub async fn execute(
                 let beat = heartbeat
                     .map(|s| format!("; its last heartbeat was {s} s ago"))
                     .unwrap_or_default();
-                let after = match (holder.liveness(), lease_left) {
+                let after = match (liveness, lease_left) {
                     (Liveness::Alive, _) => String::new(),
                     (_, Some(s)) => format!(
                         ". If that fetcher is gone, `kerai run {}` takes the job over when its lease ends, in {s} s",

@@ -55,14 +55,15 @@ pub async fn run(url: &str, args: StatusArgs) -> Result<Code, Failure> {
             let holder = Holder::parse(&worker);
             // Stalled: the holder missed two heartbeats, or is provably gone.
             let late = r.get::<_, Option<bool>>(14).unwrap_or(false);
-            let stalled = late || holder.liveness() == Liveness::Gone;
+            let gone = holder.liveness() == Liveness::Gone;
+            let stalled = late || gone;
             json!({
                 "job": job,
                 "state": if stalled { "stalled" } else { "running" },
                 "started_at": r.get::<_, Option<DateTime<Utc>>>(4).as_ref().map(iso),
                 "worker": worker,
                 "holder": {"host": holder.host, "pid": holder.pid,
-                           "gone": holder.liveness() == Liveness::Gone},
+                           "gone": gone},
                 "heartbeat_at": r.get::<_, Option<DateTime<Utc>>>(12).as_ref().map(iso),
                 "lease_until": r.get::<_, Option<DateTime<Utc>>>(13).as_ref().map(iso),
                 "urls_enqueued": r.get::<_, i32>(7),
