@@ -395,6 +395,13 @@ COMMENT ON FUNCTION kerai.unschedule_crawl() IS
     'Removes the pg_cron job `kerai_crawl`; returns true when it did, false when there was none or pg_cron is '
     'not installed.';
 
+COMMENT ON FUNCTION kerai.crawler_status() IS
+    'The kerai daemons working on this database, running ones first: worker (`host:pid`), host, pid, state '
+    '(`running`; `stalled` when its last heartbeat is over 30 s old, as after `kill -9` or a lost network; '
+    '`stopped`), when it started, its last heartbeat, when it stopped, what each lane does now (`work`: '
+    '`{"site": ..., "resolve": ..., "embed": ...}`), its last error and when, and the fetcher version. '
+    'Stopped daemons are listed for a day.';
+
 COMMENT ON FUNCTION kerai.partition_by_month(text, integer) IS
     'Converts `kerai.page_versions` (on `scraped_at`), `chunks` or `ai_requests` (on `created_at`) in place into '
     'a table range-partitioned by month, in one transaction under an ACCESS EXCLUSIVE lock: rows copied into '

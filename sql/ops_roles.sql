@@ -96,7 +96,7 @@ BEGIN
     FOR t IN SELECT unnest(ARRAY['nodes', 'edges', 'counter_deltas', 'corpus_authors', 'reference_state',
                                  'reference_transitions', 'extraction_queue', 'crawl_queue', 'document_keys',
                                  'pages', 'page_versions', 'blobs', 'job_urls', 'job_logs', 'chunks',
-                                 'embeddings', 'entities', 'claims', 'perspectives', 'reward_ledger']) LOOP
+                                 'embeddings', 'entities', 'claims', 'perspectives', 'reward_ledger', 'daemons']) LOOP
         EXECUTE format('GRANT SELECT, INSERT, UPDATE, DELETE ON kerai.%I TO kerai_fetcher', t);
     END LOOP;
     GRANT SELECT, UPDATE ON kerai.scrape_jobs TO kerai_fetcher;

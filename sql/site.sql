@@ -437,6 +437,34 @@ BEGIN
 END
 $$;
 
+-- Hand job `job` back: a fetcher that stops (SIGTERM) or lost its connection mid-job ends its
+-- lease now and returns the URLs it held to the queue, so the next fetcher (or itself, once
+-- reconnected) resumes the job at once (kerai._job_begin takes a RUNNING job whose lease ended)
+-- instead of when the leases run out. False when the job no longer runs under `worker`.
+CREATE FUNCTION kerai._job_release(job uuid, worker text, reason text) RETURNS boolean
+LANGUAGE plpgsql AS $$
+#variable_conflict use_variable
+DECLARE
+    allowed boolean := kerai._require('kerai_fetcher', 'kerai._job_release (the fetcher)');
+    released integer;
+BEGIN
+    UPDATE kerai.scrape_jobs s SET lease_until = now() - interval '1 millisecond'
+     WHERE s.id = job AND s.status = 'RUNNING' AND s.worker = worker;
+    IF NOT FOUND THEN
+        RETURN false;
+    END IF;
+    UPDATE kerai.job_urls u SET status = 'pending', leased_by = NULL, lease_until = NULL
+     WHERE u.job_id = job AND u.status = 'leased' AND u.leased_by = worker;
+    GET DIAGNOSTICS released = ROW_COUNT;
+    PERFORM kerai._job_log(job, 'INFO', 'CRAWL_RELEASED',
+        format('%s handed the job back (%s); %s URL%s it held %s queued again', worker, reason, released,
+               CASE WHEN released = 1 THEN '' ELSE 's' END, CASE WHEN released = 1 THEN 'is' ELSE 'are' END),
+        NULL, jsonb_build_object('worker', worker, 'reason', reason, 'released', released));
+    PERFORM pg_notify('kerai_jobs', jsonb_build_object('job', job)::text);
+    RETURN true;
+END
+$$;
+
 -- Record a batch of results from a fetcher. Each result:
 --   {url_id, outcome: fetched | not_modified | failed | skipped, final_url, http: {status, etag,
 --    last_modified, content_type, ...}, content_hash, raw_html, markdown, source_type, metadata,

@@ -167,6 +167,7 @@ extension_sql_file!(
     name = "ops_users",
     requires = ["site", "retrieval", uuid7]
 );
+extension_sql_file!("../sql/ops_daemons.sql", name = "ops_daemons");
 // The description of every public function (`COMMENT ON`; docs/reference/sql.md is made from
 // them), once every function exists.
 extension_sql_file!(
@@ -188,6 +189,7 @@ extension_sql_file!(
         "ops_partitions",
         "ops_backups",
         "ops_users",
+        "ops_daemons",
         author_year_key,
         chunk_document,
         chunk_id_sql,

@@ -423,6 +423,7 @@ fn every_user_data_table_is_registered_for_dumps() {
         [
             "counter_deltas",
             "counter_deltas_id_seq",
+            "daemons",
             "partition_references",
             "reference_moves",
             "reference_states"

@@ -6,7 +6,7 @@
 //! the example site on 127.0.0.1. Placeholders (`0190f3c2-...`) become the newest job's id,
 //! and the files they name (`report.pdf`, `page.html`, `targets.toml`) are made in a scratch
 //! directory. Commands that run until they are stopped (`kerai worker`, `kerai crawl`) are
-//! stopped with SIGTERM after a few seconds, as a user would stop them.
+//! stopped with SIGTERM after a few seconds, as a user would stop them (`kerai daemon` too).
 
 use kerai_e2e::site::files_under;
 use kerai_e2e::{bin, repo_root, scholarly::ScholarlyWeb, wait, Output, Site, TestDb};
@@ -152,7 +152,7 @@ extern "C" {
 fn runs_until_stopped(args: &[String]) -> bool {
     let has = |f: &str| args.iter().any(|a| a == f);
     match args.first().map(String::as_str) {
-        Some("worker") => !has("--once"),
+        Some("worker") | Some("daemon") => !has("--once"),
         Some("crawl") => !has("--until-idle"),
         _ => false,
     }

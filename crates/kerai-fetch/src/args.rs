@@ -53,6 +53,9 @@ pub enum Command {
     /// Run queued and scheduled jobs as they come (LISTEN kerai_jobs, and polling).
     #[command(after_help = examples::WORKER)]
     Worker(WorkerArgs),
+    /// Do all the waiting work in one process: site jobs, the citation loop, embeddings.
+    #[command(after_help = examples::DAEMON)]
+    Daemon(DaemonArgs),
     /// What the last job (or a given one) found: new / updated / unchanged / errors, per document type.
     #[command(after_help = examples::REPORT)]
     Report(ReportArgs),
@@ -183,6 +186,57 @@ pub struct WorkerArgs {
     /// Seconds between polls when no notification arrives.
     #[arg(long, default_value_t = 30)]
     pub poll: u64,
+}
+
+/// A lane of `kerai daemon`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lane {
+    /// Site-crawl jobs (queued, scheduled, or left by a fetcher that is gone).
+    Site,
+    /// The citation loop: kerai.crawl_cycle() and resolving what it claims.
+    Resolve,
+    /// Embeddings, then LLM claims when llm_claims is on.
+    Embed,
+}
+
+impl Lane {
+    pub fn name(self) -> &'static str {
+        match self {
+            Lane::Site => "site",
+            Lane::Resolve => "resolve",
+            Lane::Embed => "embed",
+        }
+    }
+}
+
+#[derive(Args, Debug)]
+pub struct DaemonArgs {
+    /// Do what waits now (site jobs, citation cycles until one makes no progress, embeddings),
+    /// then exit: for cron and tests.
+    #[arg(long)]
+    pub once: bool,
+    /// The lanes to run.
+    #[arg(
+        long,
+        value_enum,
+        value_delimiter = ',',
+        default_value = "site,resolve,embed",
+        env = "KERAI_DAEMON_LANES"
+    )]
+    pub lanes: Vec<Lane>,
+    /// Seconds between citation-loop cycles.
+    #[arg(long, default_value_t = 60.0, env = "KERAI_CRAWL_RATE")]
+    pub rate: f64,
+    /// The citation loop's crawler agent.
+    #[arg(long, default_value = "kerai_crawl", env = "KERAI_AGENT")]
+    pub agent: String,
+    /// Seconds between polls when no notification arrives.
+    #[arg(long, default_value_t = 30)]
+    pub poll: u64,
+    /// Seconds the lanes get to finish what is in hand after SIGTERM; then they are stopped
+    /// and their site job handed back.
+    #[arg(long, default_value_t = 30)]
+    pub stop_timeout: u64,
 }
 
 #[derive(Args, Debug)]
@@ -413,6 +467,12 @@ Examples:
   kerai worker                            run queued and scheduled jobs until Ctrl-C
   kerai worker --once                     run what is waiting now, then exit
   kerai worker --poll 10";
+    pub const DAEMON: &str = "\
+Examples:
+  kerai daemon                            every lane until SIGTERM / Ctrl-C
+  kerai daemon --once                     do what waits now, then exit (cron)
+  kerai daemon --lanes site,embed --poll 10
+  kerai daemon --rate 10 --agent kerai_crawl";
     pub const REPORT: &str = "\
 Examples:
   kerai report                            the latest job of the only target

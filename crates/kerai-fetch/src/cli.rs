@@ -2,6 +2,7 @@
 
 use crate::args::{Cli, Command};
 use crate::commands;
+use crate::daemon;
 use crate::db;
 use crate::exit::Code;
 
@@ -14,6 +15,7 @@ pub async fn run(cli: Cli) -> Code {
         Command::Targets(args) => commands::config::list(&url, args.format).await,
         Command::Run(args) => commands::run::run(&url, args).await,
         Command::Worker(args) => commands::worker::run(&url, args).await,
+        Command::Daemon(args) => daemon::run(&url, args).await,
         Command::Report(args) => commands::report::run(&url, args).await,
         Command::Logs(args) => commands::logs::run(&url, args).await,
         Command::RetryFailures(args) => commands::retry::run(&url, args).await,

@@ -338,9 +338,11 @@ pub fn render_scope(v: &Value) -> String {
     let urls = list("urls");
     let _ = writeln!(
         out,
-        "would start with {} URLs ({} seeds, {} from sitemaps); links are followed to depth {} (max_pages {})",
+        "would start with {} URL{} ({} seed{}, {} from sitemaps); links are followed to depth {} (max_pages {})",
         urls.len(),
+        if urls.len() == 1 { "" } else { "s" },
         v["seeds"],
+        if v["seeds"].as_i64() == Some(1) { "" } else { "s" },
         v["from_sitemaps"],
         v["max_depth"],
         v["max_pages"]

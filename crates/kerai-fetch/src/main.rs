@@ -5,6 +5,7 @@ mod cli;
 #[cfg(test)]
 mod cli_reference;
 mod commands;
+mod daemon;
 mod dashboard;
 mod db;
 mod exit;

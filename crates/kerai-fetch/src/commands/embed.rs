@@ -51,14 +51,9 @@ pub async fn run(url: &str, args: EmbedArgs) -> Result<Code, Failure> {
         }
         return Ok(Code::Success);
     };
-    let llm_on: bool = client
-        .query_one(
-            "SELECT coalesce((kerai.setting('llm_claims'))::text::boolean, false)",
-            &[],
-        )
+    let llm_on = db::embed::llm_claims_on(&client)
         .await
-        .map_err(|e| Failure::critical(db::message(&e)))?
-        .get(0);
+        .map_err(|e| Failure::critical(db::message(&e)))?;
     let claims = if llm_on || args.claims {
         work::llm_claims(&client, args.claims_limit)
             .await

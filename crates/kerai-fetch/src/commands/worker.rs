@@ -7,39 +7,17 @@ use crate::db;
 use crate::exit::{Code, Failure};
 use crate::jobs::{finish, lease_seconds, report, spec_from_row, worker_name};
 use crate::site::runner::{self, RunOptions};
-use futures_util::StreamExt;
 use std::time::Duration;
 
 pub async fn run(url: &str, args: WorkerArgs) -> Result<Code, Failure> {
-    let client = db::connect(url).await?;
-    // A second connection only for notifications.
-    let (listener, mut connection) = tokio_postgres::connect(url, tokio_postgres::NoTls)
-        .await
-        .map_err(|e| {
-            Failure::critical(format!(
-                "cannot connect to the database {}: {e}",
-                db::redact(url)
-            ))
-        })?;
-    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
-    tokio::spawn(async move {
-        let mut stream = futures_util::stream::poll_fn(move |cx| connection.poll_message(cx));
-        while let Some(Ok(msg)) = stream.next().await {
-            if let tokio_postgres::AsyncMessage::Notification(_) = msg {
-                let _ = tx.send(());
-            }
-        }
-    });
-    listener
-        .batch_execute("LISTEN kerai_jobs")
-        .await
-        .map_err(|e| Failure::critical(db::message(&e)))?;
+    let mut conn = db::listen::connect(url, "kerai_jobs").await?;
+    let client = &conn.client;
     let worker = worker_name();
     let lease = lease_seconds();
     let mut worst = Code::Success;
     eprintln!("kerai: worker {worker} waiting for jobs");
     loop {
-        let row = db::jobs::begin_next(&client, &worker, lease)
+        let row = db::jobs::begin_next(client, &worker, lease)
             .await
             .map_err(|e| Failure::critical(db::message(&e)))?;
         match row {
@@ -56,11 +34,11 @@ pub async fn run(url: &str, args: WorkerArgs) -> Result<Code, Failure> {
                     quiet: false,
                 };
                 let end = runner::run_job(url, &spec, &opts).await?;
-                finish(&client, &spec, &worker, &end).await?;
-                let mut code = report(&client, spec.id, Format::Table).await?;
+                finish(client, &spec, &worker, &end).await?;
+                let mut code = report(client, spec.id, Format::Table).await?;
                 if !end.cancelled
                     && end.error.is_none()
-                    && crate::retrieval::work::embed_and_report(&client, &worker, None, false).await
+                    && crate::retrieval::work::embed_and_report(client, &worker, None, false).await
                         == Some(false)
                     && code == Code::Success
                 {
@@ -77,7 +55,7 @@ pub async fn run(url: &str, args: WorkerArgs) -> Result<Code, Failure> {
             None if args.once => return Ok(worst),
             None => {
                 tokio::select! {
-                    _ = rx.recv() => {}
+                    _ = conn.notes.recv() => {}
                     _ = tokio::time::sleep(Duration::from_secs(args.poll.max(1))) => {}
                     _ = crate::exit::stop_requested() => return Ok(worst),
                 }

@@ -83,3 +83,14 @@ pub async fn llm_claims_todo(client: &Client, limit: i64) -> Result<Vec<(Uuid, S
         .await?;
     Ok(rows.iter().map(|r| (r.get(0), r.get(1))).collect())
 }
+
+/// The `llm_claims` setting: ask the chat model for claims after embedding.
+pub async fn llm_claims_on(client: &Client) -> Result<bool, Error> {
+    client
+        .query_one(
+            "SELECT coalesce((kerai.setting('llm_claims'))::text::boolean, false)",
+            &[],
+        )
+        .await
+        .map(|r| r.get(0))
+}

@@ -52,6 +52,35 @@ pub async fn take_over(
         .map(|r| r.get(0))
 }
 
+/// Running jobs whose lease has not ended, with their holders (`worker`).
+pub async fn running_holders(client: &Client) -> Result<Vec<(uuid::Uuid, String)>, Error> {
+    let rows = client
+        .query(
+            "SELECT id, worker FROM kerai.scrape_jobs
+              WHERE status = 'RUNNING' AND lease_until >= now() AND worker IS NOT NULL",
+            &[],
+        )
+        .await?;
+    Ok(rows.iter().map(|r| (r.get(0), r.get(1))).collect())
+}
+
+/// Hand job `job` back: its lease ends now and the URLs `worker` held are queued again, so it
+/// is resumed at once (`kerai._job_release`); false when it no longer runs under `worker`.
+pub async fn release(
+    client: &Client,
+    job: uuid::Uuid,
+    worker: &str,
+    reason: &str,
+) -> Result<bool, Error> {
+    client
+        .query_one(
+            "SELECT kerai._job_release($1, $2, $3)",
+            &[&job, &worker, &reason],
+        )
+        .await
+        .map(|r| r.get(0))
+}
+
 /// Close a job: `COMPLETED`, or `FAILED` with the error (`kerai._job_finish`).
 pub async fn finish(
     client: &Client,

@@ -3,8 +3,10 @@
 
 pub mod answer;
 pub mod crawl_queue;
+pub mod daemons;
 pub mod embed;
 pub mod jobs;
+pub mod listen;
 
 use crate::exit::Failure;
 use kerai_core::wire::{self, Peer};

@@ -9,6 +9,7 @@
 //! | `author_year`, `bibliography` | Semantic Scholar search, then CrossRef's bibliographic query, accepted above the match rule; books also the Internet Archive |
 //! | `concept` | the configured concept search (off unless `concept_search_url` is set) |
 
+pub mod cycle;
 pub mod outcome;
 pub mod policy;
 pub mod scholarly;
