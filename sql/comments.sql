@@ -400,7 +400,24 @@ COMMENT ON FUNCTION kerai.crawler_status() IS
     '(`running`; `stalled` when its last heartbeat is over 30 s old, as after `kill -9` or a lost network; '
     '`stopped`), when it started, its last heartbeat, when it stopped, what each lane does now (`work`: '
     '`{"site": ..., "resolve": ..., "embed": ...}`), its last error and when, and the fetcher version. '
-    'Stopped daemons are listed for a day.';
+    'Stopped daemons are listed for a day. Once kerai.start_crawler() has been used, the first row is worker '
+    '`supervisor`: its pid, state (`supervising`, `restarting` while it waits to start the daemon again, '
+    '`not running` when wanted but no supervisor runs, as after a server restart without `kerai.autostart`, '
+    '`stopping`, `stopped`), `work` with the daemon''s pid, starts, last exit, backoff and log file, and the '
+    'daemon''s last error.';
+
+COMMENT ON FUNCTION kerai.start_crawler(text) IS
+    'Starts the supervised daemon for this database (kerai_admin): a background worker runs `kerai daemon` (the '
+    'binary named by `kerai.fetcher_path`) as a child process connected to this database as `login` (default: '
+    'the caller; it must be able to log in and be a member of kerai_fetcher), '
+    'restarts it with capped backoff (1 s doubling to 60 s) when it dies, and stops it on stop_crawler() or '
+    'server shutdown. At most one per database; a second call says it already runs. Errors: `22023` when '
+    '`kerai.fetcher_path` is unset, relative, missing or not executable (the hint says how to set it), '
+    '`53400` when no background worker slot is free. Returns what it did.';
+
+COMMENT ON FUNCTION kerai.stop_crawler() IS
+    'Stops the supervised daemon (kerai_admin): once the transaction commits, the supervisor sends it SIGTERM '
+    '(it hands back what it holds), waits up to 40 s, and exits. Returns true when a supervisor was running.';
 
 COMMENT ON FUNCTION kerai.partition_by_month(text, integer) IS
     'Converts `kerai.page_versions` (on `scraped_at`), `chunks` or `ai_requests` (on `created_at`) in place into '

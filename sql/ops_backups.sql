@@ -6,7 +6,8 @@
 --   counter_deltas                      derived: the restored rows' triggers count them again
 --   partition_references                the foreign keys partition_by_month replaced; a restore
 --                                       brings tables back unpartitioned (docs/backups.md)
---   daemons                             runtime state: the companion processes at work now
+--   daemons, crawler_supervisor         runtime state: the companion processes at work now and
+--                                       the supervised one (a restored copy starts none)
 -- Rows the install script seeds (the kerai_crawl agent, the crawl_ingest reward) are dumped like
 -- any other; when a restore inserts them again, the row replaces the seeded one
 -- (kerai._replace_seeded_*), so changes made to them survive the round trip.

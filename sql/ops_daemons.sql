@@ -61,16 +61,61 @@ BEGIN
 END
 $$;
 
+-- The supervised daemon of this database (sql/../src/crawler.rs): kerai.start_crawler() sets
+-- wanted, the supervisor (a background worker) records what happens. One row.
+CREATE TABLE kerai.crawler_supervisor (
+    id              boolean PRIMARY KEY DEFAULT true CHECK (id),
+    wanted          boolean NOT NULL DEFAULT false,
+    login           text,
+    supervisor_pid  integer,
+    daemon_pid      integer,
+    starts          integer NOT NULL DEFAULT 0,
+    last_start_at   timestamptz,
+    last_exit       text,
+    last_exit_at    timestamptz,
+    last_error      text,
+    backoff_seconds integer NOT NULL DEFAULT 0,
+    next_start_at   timestamptz,
+    log_file        text,
+    updated_at      timestamptz NOT NULL DEFAULT now()
+);
+COMMENT ON TABLE kerai.crawler_supervisor IS
+    'The supervised daemon of this database, one row: whether it is wanted (kerai.start_crawler() / '
+    'stop_crawler()), the login it connects as, the supervisor''s and the daemon''s pids, how many times it '
+    'started, its last exit and error, the backoff before the next start and its log file. '
+    'Read it through kerai.crawler_status().';
+INSERT INTO kerai.crawler_supervisor DEFAULT VALUES;
+
 CREATE FUNCTION kerai.crawler_status()
 RETURNS TABLE (worker text, host text, pid integer, state text, started_at timestamptz,
                heartbeat_at timestamptz, stopped_at timestamptz, work jsonb, last_error text,
                last_error_at timestamptz, version text)
 LANGUAGE sql STABLE AS $$
-    SELECT d.worker, d.host, d.pid,
-           CASE WHEN d.stopped_at IS NOT NULL THEN 'stopped'
-                WHEN d.heartbeat_at < now() - make_interval(secs => kerai._daemon_stall_seconds()) THEN 'stalled'
-                ELSE 'running' END,
-           d.started_at, d.heartbeat_at, d.stopped_at, d.work, d.last_error, d.last_error_at, d.version
-      FROM kerai.daemons d
-     ORDER BY d.stopped_at IS NOT NULL, d.started_at DESC
+    SELECT x.worker, x.host, x.pid, x.state, x.started_at, x.heartbeat_at, x.stopped_at, x.work,
+           x.last_error, x.last_error_at, x.version
+      FROM (
+        -- The supervisor, when kerai.start_crawler() has been used.
+        SELECT 'supervisor' AS worker, NULL::text AS host, s.supervisor_pid AS pid,
+               CASE WHEN NOT s.wanted AND s.supervisor_pid IS NULL THEN 'stopped'
+                    WHEN NOT s.wanted THEN 'stopping'
+                    WHEN s.supervisor_pid IS NULL THEN 'not running'
+                    WHEN s.daemon_pid IS NULL THEN 'restarting'
+                    ELSE 'supervising' END AS state,
+               s.last_start_at AS started_at, s.updated_at AS heartbeat_at, NULL::timestamptz AS stopped_at,
+               jsonb_strip_nulls(jsonb_build_object('daemon_pid', s.daemon_pid, 'starts', s.starts,
+                   'last_exit', s.last_exit, 'backoff_seconds', nullif(s.backoff_seconds, 0),
+                   'next_start_at', s.next_start_at, 'login', s.login, 'log_file', s.log_file)) AS work,
+               s.last_error, s.last_exit_at AS last_error_at, NULL::text AS version, 0 AS rank
+          FROM kerai.crawler_supervisor s
+         WHERE s.wanted OR s.supervisor_pid IS NOT NULL OR s.starts > 0
+        UNION ALL
+        SELECT d.worker, d.host, d.pid,
+               CASE WHEN d.stopped_at IS NOT NULL THEN 'stopped'
+                    WHEN d.heartbeat_at < now() - make_interval(secs => kerai._daemon_stall_seconds()) THEN 'stalled'
+                    ELSE 'running' END,
+               d.started_at, d.heartbeat_at, d.stopped_at, d.work, d.last_error, d.last_error_at, d.version,
+               CASE WHEN d.stopped_at IS NULL THEN 1 ELSE 2 END
+          FROM kerai.daemons d
+      ) x
+     ORDER BY x.rank, x.started_at DESC NULLS LAST
 $$;

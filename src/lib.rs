@@ -12,6 +12,7 @@ mod chat;
 mod chunks;
 mod citations;
 mod convert;
+mod crawler;
 mod embedding;
 mod errors;
 mod facts;
@@ -26,6 +27,7 @@ mod version;
 #[pg_guard]
 pub extern "C-unwind" fn _PG_init() {
     interrupts::install();
+    crawler::init();
 }
 
 // The Rust functions the SQL files need, named in their `requires` lists below; those lists
@@ -41,6 +43,7 @@ use {
     convert::{
         count_tokens, detect_language, extract_structured, html_to_markdown, source_records,
     },
+    crawler::{start_crawler, stop_crawler},
     embedding::{_embed, embed_pending},
     facts::{extract_claims, extract_entities, llm_claims_prompt, parse_llm_claims},
     markdown::{parse_markdown, parse_markdown_bytes},
@@ -167,7 +170,12 @@ extension_sql_file!(
     name = "ops_users",
     requires = ["site", "retrieval", uuid7]
 );
-extension_sql_file!("../sql/ops_daemons.sql", name = "ops_daemons");
+// After the users: its functions and table come at a fixed place in the install script.
+extension_sql_file!(
+    "../sql/ops_daemons.sql",
+    name = "ops_daemons",
+    requires = ["site", "ops_users"]
+);
 // The description of every public function (`COMMENT ON`; docs/reference/sql.md is made from
 // them), once every function exists.
 extension_sql_file!(
@@ -190,6 +198,8 @@ extension_sql_file!(
         "ops_backups",
         "ops_users",
         "ops_daemons",
+        start_crawler,
+        stop_crawler,
         author_year_key,
         chunk_document,
         chunk_id_sql,

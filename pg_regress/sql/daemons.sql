@@ -43,3 +43,32 @@ SELECT kerai._daemon_beat('x:1', '{}');
 SELECT count(*) >= 0 AS readers_see_the_status FROM kerai.crawler_status();
 RESET ROLE;
 ROLLBACK;
+
+-- The supervised daemon: kerai.start_crawler() refuses a fetcher it cannot run, naming the
+-- setting; stop_crawler() with none running says so.
+\set ON_ERROR_ROLLBACK on
+BEGIN;
+SELECT kerai.start_crawler();
+SET kerai.fetcher_path = 'target/debug/kerai';
+SELECT kerai.start_crawler();
+SET kerai.fetcher_path = '/nonexistent/kerai';
+SELECT kerai.start_crawler();
+SET kerai.fetcher_path = '/etc/passwd';
+SELECT kerai.start_crawler();
+-- The login the daemon connects as must exist, log in and be a fetcher.
+SET kerai.fetcher_path = '/bin/true';
+SELECT kerai.start_crawler('kerai_regress_nobody');
+CREATE ROLE kerai_regress_nologin;
+SELECT kerai.start_crawler('kerai_regress_nologin');
+ALTER ROLE kerai_regress_nologin LOGIN;
+SELECT kerai.start_crawler('kerai_regress_nologin');
+SELECT wanted FROM kerai.crawler_supervisor;
+SELECT kerai.stop_crawler();
+SELECT count(*) AS supervisor_rows FROM kerai.crawler_status() WHERE worker = 'supervisor';
+CREATE ROLE kerai_regress_editor;
+GRANT kerai_editor TO kerai_regress_editor;
+SET ROLE kerai_regress_editor;
+SELECT kerai.start_crawler();
+SELECT kerai.stop_crawler();
+RESET ROLE;
+ROLLBACK;

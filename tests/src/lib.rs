@@ -6,6 +6,7 @@
 //! its own fixture sites on 127.0.0.1 with [`Site`].
 
 pub mod catalogue;
+pub mod cluster;
 pub mod db;
 pub mod openai;
 pub mod run;

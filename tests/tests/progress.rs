@@ -132,3 +132,106 @@ fn a_closed_pipe_ends_the_command_quietly() {
         "{stderr}"
     );
 }
+
+/// A terminal resized mid-run (the kernel sends SIGWINCH) keeps the bar going; a terminal that
+/// is closed mid-run (a hangup) ends the CLI at once, and the next run finishes the crawl with
+/// nothing lost.
+#[test]
+fn a_resized_or_closed_terminal_is_no_trouble() {
+    let db = TestDb::new("progresstty");
+    let _site = site_and_target(&db, 20);
+
+    // Resized twice while the bar is drawn: a narrow terminal, then a wide one.
+    let cmd = format!(
+        "{} run p & sleep 0.8; stty cols 24 rows 8; sleep 0.5; stty cols 160 rows 40; wait $!",
+        bin().display()
+    );
+    let tty = Command::new("script")
+        .args(["-qec", &cmd, "/dev/null"])
+        .env("DATABASE_URL", as_cli_role(&db.url))
+        .env("KERAI_LAUNCHED_BY", "e2e")
+        .env("TERM", "xterm-256color")
+        .output()
+        .unwrap();
+    let screen = String::from_utf8_lossy(&tty.stdout).into_owned();
+    assert!(tty.status.success(), "{screen}");
+    assert!(
+        screen.contains("kerai: crawl done: 21/21 urls,") && !screen.contains("panicked"),
+        "{screen:?}"
+    );
+
+    // Closed: the terminal's session gets SIGHUP while the crawl runs.
+    let cmd = format!("{} run p --full", bin().display());
+    let mut tty = Command::new("script")
+        .args(["-qec", &cmd, "/dev/null"])
+        .env("DATABASE_URL", as_cli_role(&db.url))
+        .env("KERAI_LAUNCHED_BY", "e2e")
+        .env("TERM", "xterm-256color")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut client = db.client();
+    let t = std::time::Instant::now();
+    while t.elapsed() < std::time::Duration::from_secs(20) {
+        let running: bool = client
+            .query_one(
+                "SELECT EXISTS (SELECT 1 FROM kerai.scrape_jobs WHERE status = 'RUNNING' AND mode = 'full')",
+                &[],
+            )
+            .unwrap()
+            .get(0);
+        if running {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    let holder: String = client
+        .query_one(
+            "SELECT worker FROM kerai.scrape_jobs WHERE status = 'RUNNING'",
+            &[],
+        )
+        .unwrap()
+        .get(0);
+    let pid: i32 = holder.rsplit_once(':').unwrap().1.parse().unwrap();
+    // Hang up: what closing a terminal window does to the programs in it.
+    assert!(Command::new("kill")
+        .args(["-HUP", &tty.id().to_string()])
+        .status()
+        .unwrap()
+        .success());
+    let _ = tty.wait();
+    // Running: a /proc entry that is not a zombie (an orphan waits there to be reaped).
+    let runs = |pid: i32| {
+        std::fs::read_to_string(format!("/proc/{pid}/stat"))
+            .map(|s| {
+                s.rsplit_once(')')
+                    .and_then(|(_, rest)| rest.split_whitespace().next().map(|st| st != "Z"))
+                    .unwrap_or(false)
+            })
+            .unwrap_or(false)
+    };
+    let t = std::time::Instant::now();
+    while runs(pid) && t.elapsed() < std::time::Duration::from_secs(5) {
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    assert!(!runs(pid), "the CLI ended with its terminal");
+    // It stopped as on Ctrl-C (script(1) passes the hangup on as SIGTERM) or died: either way
+    // the next run finishes the crawl, and no job is left running.
+    let out = kerai(&db.url, &["run", "p", "--no-progress"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let running: i64 = client
+        .query_one(
+            "SELECT count(*) FROM kerai.scrape_jobs WHERE status = 'RUNNING'",
+            &[],
+        )
+        .unwrap()
+        .get(0);
+    assert_eq!(running, 0);
+    let pages: i64 = client
+        .query_one("SELECT count(*) FROM kerai.pages", &[])
+        .unwrap()
+        .get(0);
+    assert_eq!(pages, 21);
+}

@@ -8,14 +8,7 @@ pub fn worker_name() -> String {
     format!("{}:{}", this_host(), std::process::id())
 }
 
-/// This machine's host name (`/etc/hostname`; `localhost` without one).
-pub fn this_host() -> String {
-    std::fs::read_to_string("/etc/hostname")
-        .map(|h| h.trim().to_string())
-        .ok()
-        .filter(|h| !h.is_empty())
-        .unwrap_or_else(|| "localhost".into())
-}
+pub use kerai_core::ops::host::this_host;
 
 /// What can be known of a lease holder from here.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -134,8 +134,19 @@ pub async fn execute(
             }
         }
     };
-    let joining = flags.join;
-    let spec = begin(client, &worker, job, lease, joining).await?;
+    let mut spec = begin(client, &worker, job, lease, flags.join).await?;
+    // A daemon may take the job between queueing and starting it: crawl alongside it (the URLs
+    // are leased one by one, so the two share the work) and report as usual.
+    for _ in 0..20 {
+        if spec.is_some() || flags.join {
+            break;
+        }
+        spec = begin(client, &worker, job, lease, true).await?;
+        match &spec {
+            Some(_) => eprintln!("kerai: a running daemon took job {job}; crawling alongside it"),
+            None => tokio::time::sleep(std::time::Duration::from_millis(100)).await,
+        }
+    }
     let Some(spec) = spec else {
         return Err(Failure::critical(format!(
             "job {job} could not be started (another fetcher took it)"

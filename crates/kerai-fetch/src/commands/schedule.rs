@@ -35,7 +35,7 @@ pub async fn run(url: &str, cmd: ScheduleCommand) -> Result<Code, Failure> {
                 })?;
             let next = next_run(&expr);
             println!(
-                "scheduled {} at '{}'; next run {} (a running `kerai worker` executes it)",
+                "scheduled {} at '{}'; next run {} (a running `kerai daemon` or `kerai worker` executes it)",
                 t.name,
                 expr,
                 next.as_ref().map(iso).unwrap_or_else(|| "-".into())

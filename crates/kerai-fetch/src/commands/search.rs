@@ -40,7 +40,7 @@ pub async fn run(url: &str, args: SearchArgs) -> Result<Code, Failure> {
         println!("no chunk matches \"{}\"", args.query);
         return Ok(Code::Success);
     }
-    let mut t = Table::new(&["#", "score", "fts", "vec", "source", "text"]);
+    let mut t = Table::new(&["#", "score", "fts rank", "vector rank", "source", "text"]);
     for (i, r) in rows.iter().enumerate() {
         let rank = |x: Option<i32>| x.map(|v| v.to_string()).unwrap_or_else(|| "-".into());
         t.row(vec![

@@ -90,14 +90,16 @@ pub async fn run(url: &str, args: StatusArgs) -> Result<Code, Failure> {
         "resolved": overview.get::<_, i64>(2), "frontier": overview.get::<_, i64>(3),
         "total_nodes": overview.get::<_, i64>(4),
     });
+    let crawler = crawler(&client).await?;
     let extension: String = overview.get(5);
     let build: String = overview.get(6);
     let versions = json!({"cli": env!("CARGO_PKG_VERSION"), "extension": extension,
                           "extension_build": build});
     match args.format {
-        Format::Json => {
-            print_json(&json!({"targets": targets, "corpus": corpus, "versions": versions}))
-        }
+        Format::Json => print_json(
+            &json!({"targets": targets, "corpus": corpus, "crawler": crawler,
+                                "versions": versions}),
+        ),
         Format::Table => {
             let mut t = Table::new(&[
                 "target",
@@ -177,6 +179,9 @@ pub async fn run(url: &str, args: StatusArgs) -> Result<Code, Failure> {
                 corpus["frontier"],
                 corpus["total_nodes"]
             );
+            for line in crawler_lines(&crawler) {
+                println!("{line}");
+            }
             let note = if build == "debug" {
                 ", a debug build: several times slower; `make install` builds a release one"
             } else {
@@ -195,4 +200,103 @@ pub async fn run(url: &str, args: StatusArgs) -> Result<Code, Failure> {
         );
     }
     Ok(Code::Success)
+}
+
+/// The supervisor and the daemons that are not stopped (`kerai.crawler_status()`).
+async fn crawler(client: &tokio_postgres::Client) -> Result<Vec<Value>, Failure> {
+    let rows = client
+        .query(
+            "SELECT worker, state, pid, extract(epoch FROM now() - heartbeat_at)::float8, work, last_error
+               FROM kerai.crawler_status() WHERE state <> 'stopped'",
+            &[],
+        )
+        .await
+        .map_err(|e| Failure::critical(format!("cannot read the crawler status: {}", db::message(&e))))?;
+    Ok(rows
+        .iter()
+        .map(|r| {
+            json!({"worker": r.get::<_, String>(0), "state": r.get::<_, String>(1),
+                   "pid": r.get::<_, Option<i32>>(2),
+                   "heartbeat_seconds_ago": r.get::<_, Option<f64>>(3).map(|s| s.max(0.0).round() as i64),
+                   "work": r.get::<_, Value>(4), "last_error": r.get::<_, Option<String>>(5)})
+        })
+        .collect())
+}
+
+/// One line per supervisor and daemon, or how to start one.
+fn crawler_lines(rows: &[Value]) -> Vec<String> {
+    if rows.is_empty() {
+        return vec![
+            "crawler: no daemon runs (start one: kerai daemon, or SELECT kerai.start_crawler())"
+                .into(),
+        ];
+    }
+    rows.iter()
+        .map(|r| {
+            let state = r["state"].as_str().unwrap_or("");
+            if r["worker"] == "supervisor" {
+                let mut line = format!(
+                    "crawler: supervised by Postgres ({state}; supervisor pid {}, {} starts)",
+                    r["pid"], r["work"]["starts"]
+                );
+                if state != "supervising" {
+                    if let Some(e) = r["last_error"].as_str() {
+                        line.push_str(&format!("; last error: {e}"));
+                    }
+                }
+                return line;
+            }
+            let lanes: Vec<String> = ["site", "resolve", "embed"]
+                .iter()
+                .filter_map(|l| {
+                    let w = &r["work"][l];
+                    match (
+                        w["target"].as_str(),
+                        w["cycle"].as_i64(),
+                        w["waiting"].as_i64(),
+                    ) {
+                        (Some(t), _, _) => Some(format!("site: crawling {t}")),
+                        (_, Some(c), _) => Some(format!("resolve: cycle {c}")),
+                        (_, _, Some(n)) => Some(format!("embed: {n} chunks waiting")),
+                        _ => None,
+                    }
+                })
+                .collect();
+            format!(
+                "daemon {} {state}, last heartbeat {} s ago{}",
+                r["worker"].as_str().unwrap_or("?"),
+                r["heartbeat_seconds_ago"],
+                if lanes.is_empty() {
+                    "; idle".to_string()
+                } else {
+                    format!("; {}", lanes.join(", "))
+                }
+            )
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn crawler_lines_say_what_runs() {
+        assert!(crawler_lines(&[])[0].contains("kerai daemon"));
+        let rows = vec![
+            json!({"worker": "supervisor", "state": "restarting", "pid": 7,
+                   "work": {"starts": 3}, "last_error": "kerai: error: boom"}),
+            json!({"worker": "db-1:42", "state": "running", "heartbeat_seconds_ago": 2,
+                   "work": {"site": {"target": "intranet"}, "resolve": null}}),
+        ];
+        let lines = crawler_lines(&rows);
+        assert_eq!(
+            lines[0],
+            "crawler: supervised by Postgres (restarting; supervisor pid 7, 3 starts); last error: kerai: error: boom"
+        );
+        assert_eq!(
+            lines[1],
+            "daemon db-1:42 running, last heartbeat 2 s ago; site: crawling intranet"
+        );
+    }
 }
