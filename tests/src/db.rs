@@ -104,6 +104,35 @@ impl TestDb {
         Client::connect(&self.url, NoTls).expect("connect to the test database")
     }
 
+    /// The database goes away for `lasting`, as a restart looks to its clients: new connections
+    /// are refused and every session but the `keep` backends' is ended. Returns how many ended.
+    pub fn outage(&self, keep: &[i32], lasting: std::time::Duration) -> i64 {
+        let mut admin =
+            Client::connect(&self.admin_url, NoTls).expect("connect to the test cluster");
+        admin
+            .batch_execute(&format!(
+                "ALTER DATABASE {} ALLOW_CONNECTIONS false",
+                self.name
+            ))
+            .unwrap();
+        let ended: i64 = admin
+            .query_one(
+                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
+                  WHERE datname = $1 AND NOT pid = ANY ($2)",
+                &[&self.name, &keep],
+            )
+            .unwrap()
+            .get(0);
+        std::thread::sleep(lasting);
+        admin
+            .batch_execute(&format!(
+                "ALTER DATABASE {} ALLOW_CONNECTIONS true",
+                self.name
+            ))
+            .unwrap();
+        ended
+    }
+
     /// Run one query returning one value.
     pub fn one<T: for<'a> postgres::types::FromSql<'a>>(&self, sql: &str) -> T {
         self.client()

@@ -94,3 +94,15 @@ pub fn wait(child: Child) -> Output {
         stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
     }
 }
+
+/// A process with this pid runs: its /proc entry exists and is not a zombie (an orphan's
+/// entry stays until it is reaped).
+pub fn process_runs(pid: i32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .map(|s| {
+            s.rsplit_once(')')
+                .and_then(|(_, rest)| rest.split_whitespace().next().map(|st| st != "Z"))
+                .unwrap_or(false)
+        })
+        .unwrap_or(false)
+}

@@ -230,6 +230,36 @@ impl ScholarlyWeb {
         })
     }
 
+    /// The demo's scholarly web: the catalogue of `examples/scholarly/works.json`, its open
+    /// copies on `site`, and `kerai_crawl` registered in `client`'s database as `make demo`
+    /// registers it (every service here, no pacing, the demo's thresholds).
+    pub fn demo(
+        site: &crate::Site,
+        client: &mut postgres::Client,
+        contact_email: &str,
+    ) -> ScholarlyWeb {
+        let web = ScholarlyWeb::start();
+        web.load_catalogue(
+            &crate::repo_root().join("examples/scholarly/works.json"),
+            &site.url(""),
+        );
+        let mut agent = web.agent_config(contact_email);
+        agent.as_object_mut().unwrap().extend(
+            json!({"rate_limit_seconds": 0, "claims_per_cycle": 10, "min_score": 0.2,
+                   "retry_base_seconds": 2, "max_retries": 3})
+            .as_object()
+            .unwrap()
+            .clone(),
+        );
+        client
+            .execute(
+                "SELECT kerai.register_agent('kerai_crawl', 'tool', NULL, $1)",
+                &[&agent],
+            )
+            .unwrap();
+        web
+    }
+
     pub fn seen(&self) -> Vec<Seen> {
         self.seen.lock().unwrap().clone()
     }

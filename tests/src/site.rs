@@ -111,6 +111,23 @@ impl Site {
         }
     }
 
+    /// A site of `n` pages `/p/0` … all linked from its index `/`, each with text enough to be
+    /// content: `n + 1` pages in all (keep `n` below a target's `trap_limit`, 50).
+    pub fn of_pages(n: usize) -> Site {
+        let site = Site::start();
+        let links: String = (0..n)
+            .map(|i| format!("<li><a href=\"/p/{i}\">page {i}</a></li>"))
+            .collect();
+        site.html("/", &format!("<html><body><main><h1>Index</h1><p>All the pages of this test site are listed here.</p><ul>{links}</ul></main></body></html>"));
+        for i in 0..n {
+            site.html(
+                &format!("/p/{i}"),
+                &format!("<html><body><main><h1>Page {i}</h1><p>Page number {i} has its own text, long enough to be content.</p></main></body></html>"),
+            );
+        }
+        site
+    }
+
     pub fn url(&self, path: &str) -> String {
         format!("{}{}", self.base, path)
     }

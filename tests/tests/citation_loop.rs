@@ -1216,30 +1216,8 @@ fn sql_cycles_drive_a_listening_fetcher_that_survives_a_restart() {
         .any(|e| e["event"] == "reference" && e["to"] == "resolved"));
 
     // The database goes away: new connections are refused and the fetcher's are killed.
-    let mut admin =
-        postgres::Client::connect(&kerai_e2e::db::admin_url(), postgres::NoTls).unwrap();
-    admin
-        .batch_execute(&format!(
-            "ALTER DATABASE {} ALLOW_CONNECTIONS false",
-            db.name
-        ))
-        .unwrap();
-    let killed: i64 = client
-        .query_one(
-            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
-              WHERE datname = current_database() AND NOT pid = ANY ($1)",
-            &[&own],
-        )
-        .unwrap()
-        .get(0);
+    let killed = db.outage(&own, Duration::from_secs(2));
     assert!(killed >= 2, "the fetcher's two connections: {killed}");
-    std::thread::sleep(Duration::from_secs(2));
-    admin
-        .batch_execute(&format!(
-            "ALTER DATABASE {} ALLOW_CONNECTIONS true",
-            db.name
-        ))
-        .unwrap();
     assert!(
         until(&mut client, listening, Duration::from_secs(30), |_| {}),
         "the fetcher reconnects"

@@ -4,26 +4,11 @@
 use kerai_e2e::{kerai_env, spawn, wait, Site, TestDb};
 use std::time::Duration;
 
-fn paced_site(n: usize) -> Site {
-    let site = Site::start();
-    let links: String = (0..n)
-        .map(|i| format!("<li><a href=\"/p/{i}\">page {i}</a></li>"))
-        .collect();
-    site.html("/", &format!("<html><body><main><h1>Index</h1><p>All the pages of this test site are listed here.</p><ul>{links}</ul></main></body></html>"));
-    for i in 0..n {
-        site.html(
-            &format!("/p/{i}"),
-            &format!("<html><body><main><h1>Page {i}</h1><p>Page number {i} has its own text, long enough to be content.</p></main></body></html>"),
-        );
-    }
-    site
-}
-
 const LEASE: (&str, &str) = ("KERAI_LEASE_SECONDS", "3");
 
 #[test]
 fn a_killed_fetcher_loses_nothing_and_duplicates_nothing() {
-    let site = paced_site(40);
+    let site = Site::of_pages(40);
     let db = TestDb::new("crash");
     let out = kerai_env(
         &db.url,
@@ -150,7 +135,7 @@ fn a_killed_fetcher_loses_nothing_and_duplicates_nothing() {
 
 #[test]
 fn two_fetchers_split_one_job() {
-    let site = paced_site(30);
+    let site = Site::of_pages(30);
     let db = TestDb::new("split");
     let out = kerai_env(
         &db.url,

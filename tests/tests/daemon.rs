@@ -4,7 +4,6 @@
 
 use kerai_e2e::scholarly::ScholarlyWeb;
 use kerai_e2e::{kerai, kerai_env, repo_root, spawn, wait, Output, Site, TestDb};
-use serde_json::json;
 use std::process::Child;
 use std::time::{Duration, Instant};
 
@@ -47,22 +46,6 @@ fn wait_within(mut child: Child, within: Duration, what: &str) -> (Output, Durat
     (wait(child), t.elapsed())
 }
 
-/// A site of `n` linked pages besides its index.
-fn paced_site(n: usize) -> Site {
-    let site = Site::start();
-    let links: String = (0..n)
-        .map(|i| format!("<li><a href=\"/p/{i}\">page {i}</a></li>"))
-        .collect();
-    site.html("/", &format!("<html><body><main><h1>Index</h1><p>All the pages of this test site are listed here.</p><ul>{links}</ul></main></body></html>"));
-    for i in 0..n {
-        site.html(
-            &format!("/p/{i}"),
-            &format!("<html><body><main><h1>Page {i}</h1><p>Page number {i} has its own text, long enough to be content.</p></main></body></html>"),
-        );
-    }
-    site
-}
-
 fn configure(db: &TestDb, site: &Site, rps: &str) {
     let out = kerai(
         &db.url,
@@ -84,26 +67,8 @@ fn configure(db: &TestDb, site: &Site, rps: &str) {
 fn once_does_every_kind_of_waiting_work_and_exits() {
     let site = Site::start();
     site.serve_dir(&repo_root().join("examples/site"));
-    let scholar = ScholarlyWeb::start();
-    scholar.load_catalogue(
-        &repo_root().join("examples/scholarly/works.json"),
-        &site.url(""),
-    );
     let db = TestDb::new("daemon_once");
-    let mut agent = scholar.agent_config("daemon@example.org");
-    agent.as_object_mut().unwrap().extend(
-        json!({"rate_limit_seconds": 0, "claims_per_cycle": 10, "min_score": 0.2,
-               "retry_base_seconds": 2, "max_retries": 3})
-        .as_object()
-        .unwrap()
-        .clone(),
-    );
-    db.client()
-        .execute(
-            "SELECT kerai.register_agent('kerai_crawl', 'tool', NULL, $1)",
-            &[&agent],
-        )
-        .unwrap();
+    let _scholar = ScholarlyWeb::demo(&site, &mut db.client(), "daemon@example.org");
     let out = kerai(
         &db.url,
         &[
@@ -159,7 +124,7 @@ fn once_does_every_kind_of_waiting_work_and_exits() {
 
 #[test]
 fn a_running_daemon_takes_queued_jobs_and_survives_the_database_going_away() {
-    let site = paced_site(30);
+    let site = Site::of_pages(30);
     let db = TestDb::new("daemon_restart");
     configure(&db, &site, "10");
     let child = spawn(
@@ -207,37 +172,9 @@ fn a_running_daemon_takes_queued_jobs_and_survives_the_database_going_away() {
         "crawler_status() shows the job in hand"
     );
 
-    // The database goes away for a while: new connections refused, the daemon's killed.
-    let mut client = db.client();
-    let own: i32 = client
-        .query_one("SELECT pg_backend_pid()", &[])
-        .unwrap()
-        .get(0);
-    let mut admin =
-        postgres::Client::connect(&kerai_e2e::db::admin_url(), postgres::NoTls).unwrap();
-    admin
-        .batch_execute(&format!(
-            "ALTER DATABASE {} ALLOW_CONNECTIONS false",
-            db.name
-        ))
-        .unwrap();
-    let killed: i64 = client
-        .query_one(
-            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
-              WHERE datname = current_database() AND pid <> $1",
-            &[&own],
-        )
-        .unwrap()
-        .get(0);
+    // The database goes away for 3 s: new connections refused, the daemon's ended.
+    let killed = db.outage(&[], Duration::from_secs(3));
     assert!(killed >= 2, "the daemon's connections: {killed}");
-    std::thread::sleep(Duration::from_secs(3));
-    admin
-        .batch_execute(&format!(
-            "ALTER DATABASE {} ALLOW_CONNECTIONS true",
-            db.name
-        ))
-        .unwrap();
-    drop(client);
 
     assert!(
         until(
@@ -274,7 +211,7 @@ fn a_running_daemon_takes_queued_jobs_and_survives_the_database_going_away() {
 
 #[test]
 fn sigterm_mid_job_hands_the_job_back_and_the_next_daemon_finishes_it() {
-    let site = paced_site(24);
+    let site = Site::of_pages(24);
     let db = TestDb::new("daemon_term");
     configure(&db, &site, "4");
     db.client()

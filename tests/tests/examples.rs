@@ -10,7 +10,6 @@
 
 use kerai_e2e::site::files_under;
 use kerai_e2e::{bin, repo_root, scholarly::ScholarlyWeb, wait, Output, Site, TestDb};
-use serde_json::json;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -203,25 +202,7 @@ fn every_help_example_runs_cleanly() {
     );
     let db = TestDb::new("examples");
     // The citation loop asks the demo's offline scholarly services, as `make demo` does.
-    let scholar = ScholarlyWeb::start();
-    scholar.load_catalogue(
-        &repo_root().join("examples/scholarly/works.json"),
-        &site.url(""),
-    );
-    let mut agent = scholar.agent_config("examples@northwind.example");
-    agent.as_object_mut().unwrap().extend(
-        json!({"rate_limit_seconds": 0, "claims_per_cycle": 10, "min_score": 0.2,
-               "retry_base_seconds": 2, "max_retries": 3})
-        .as_object()
-        .unwrap()
-        .clone(),
-    );
-    db.client()
-        .execute(
-            "SELECT kerai.register_agent('kerai_crawl', 'tool', NULL, $1)",
-            &[&agent],
-        )
-        .unwrap();
+    let _scholar = ScholarlyWeb::demo(&site, &mut db.client(), "examples@northwind.example");
     let dir = scratch(&site);
     let data_dir: String = db.one("SELECT current_setting('data_directory')");
     let log = Path::new(&data_dir).parent().unwrap().join("postgres.log");

@@ -8,22 +8,6 @@ use kerai_e2e::{kerai, repo_root, spawn, wait, Behavior, Site, TestDb};
 use std::process::Child;
 use std::time::{Duration, Instant};
 
-/// A site of `n` pages all linked from the home page (`n` below `trap_limit`, 50).
-fn site_of(n: usize) -> Site {
-    let site = Site::start();
-    let links: String = (0..n)
-        .map(|i| format!("<li><a href=\"/p/{i}\">page {i}</a></li>"))
-        .collect();
-    site.html("/", &format!("<html><body><main><h1>Index</h1><p>All the pages of this test site are listed here.</p><ul>{links}</ul></main></body></html>"));
-    for i in 0..n {
-        site.html(
-            &format!("/p/{i}"),
-            &format!("<html><body><main><h1>Page {i}</h1><p>Page number {i} has its own text, long enough to be content.</p></main></body></html>"),
-        );
-    }
-    site
-}
-
 /// A database with target `name` on `site`; embeddings off (these tests are about jobs).
 fn db_with_target(label: &str, name: &str, site: &Site, settings: &[&str]) -> TestDb {
     let db = TestDb::new(label);
@@ -75,7 +59,7 @@ const LEASE: (&str, &str) = ("KERAI_LEASE_SECONDS", "4");
 
 #[test]
 fn a_failed_job_is_retried_while_retries_remain_then_fails_for_good() {
-    let site = site_of(45);
+    let site = Site::of_pages(45);
     let db = db_with_target(
         "retry",
         "r",
@@ -212,7 +196,7 @@ fn a_failed_job_is_retried_while_retries_remain_then_fails_for_good() {
 
 #[test]
 fn a_cancelled_job_stops_and_stays_cancelled() {
-    let site = site_of(45);
+    let site = Site::of_pages(45);
     let db = db_with_target(
         "cancel",
         "c",
@@ -304,7 +288,7 @@ fn a_cancelled_job_stops_and_stays_cancelled() {
 
 #[test]
 fn the_worker_runs_queued_jobs() {
-    let site = site_of(20);
+    let site = Site::of_pages(20);
     let db = db_with_target(
         "worker",
         "w",
@@ -480,7 +464,7 @@ fn since_takes_the_seeds_and_the_sitemap_entries_changed_since() {
 
 #[test]
 fn status_shows_a_running_jobs_live_progress() {
-    let site = site_of(45);
+    let site = Site::of_pages(45);
     let db = db_with_target(
         "status",
         "live",

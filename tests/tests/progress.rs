@@ -3,7 +3,7 @@
 //! but the answer, no colour with NO_COLOR, and a closed pipe (`kerai logs | head`) ends the
 //! command quietly.
 
-use kerai_e2e::run::as_cli_role;
+use kerai_e2e::run::{as_cli_role, process_runs};
 use kerai_e2e::{bin, kerai, Site, TestDb};
 use std::process::Command;
 
@@ -202,21 +202,11 @@ fn a_resized_or_closed_terminal_is_no_trouble() {
         .unwrap()
         .success());
     let _ = tty.wait();
-    // Running: a /proc entry that is not a zombie (an orphan waits there to be reaped).
-    let runs = |pid: i32| {
-        std::fs::read_to_string(format!("/proc/{pid}/stat"))
-            .map(|s| {
-                s.rsplit_once(')')
-                    .and_then(|(_, rest)| rest.split_whitespace().next().map(|st| st != "Z"))
-                    .unwrap_or(false)
-            })
-            .unwrap_or(false)
-    };
     let t = std::time::Instant::now();
-    while runs(pid) && t.elapsed() < std::time::Duration::from_secs(5) {
+    while process_runs(pid) && t.elapsed() < std::time::Duration::from_secs(5) {
         std::thread::sleep(std::time::Duration::from_millis(100));
     }
-    assert!(!runs(pid), "the CLI ended with its terminal");
+    assert!(!process_runs(pid), "the CLI ended with its terminal");
     // It stopped as on Ctrl-C (script(1) passes the hangup on as SIGTERM) or died: either way
     // the next run finishes the crawl, and no job is left running.
     let out = kerai(&db.url, &["run", "p", "--no-progress"]);

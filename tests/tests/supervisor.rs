@@ -6,6 +6,7 @@
 //! and says why, and `stop_crawler()` leaves no kerai process behind.
 
 use kerai_e2e::cluster::Cluster;
+use kerai_e2e::run::process_runs;
 use kerai_e2e::{bin, kerai_env, Site};
 use std::os::unix::fs::PermissionsExt;
 use std::time::{Duration, Instant};
@@ -38,31 +39,6 @@ fn one<T: for<'a> postgres::types::FromSql<'a>>(cluster: &Cluster, sql: &str) ->
             panic!("{sql}: {why}\n{}", cluster.log())
         })
         .get(0)
-}
-
-fn alive(pid: i32) -> bool {
-    std::fs::read_to_string(format!("/proc/{pid}/stat"))
-        .map(|s| {
-            s.rsplit_once(')')
-                .and_then(|(_, rest)| rest.split_whitespace().next().map(|st| st != "Z"))
-                .unwrap_or(false)
-        })
-        .unwrap_or(false)
-}
-
-fn paced_site(n: usize) -> Site {
-    let site = Site::start();
-    let links: String = (0..n)
-        .map(|i| format!("<li><a href=\"/p/{i}\">page {i}</a></li>"))
-        .collect();
-    site.html("/", &format!("<html><body><main><h1>Index</h1><p>All the pages of this test site are listed here.</p><ul>{links}</ul></main></body></html>"));
-    for i in 0..n {
-        site.html(
-            &format!("/p/{i}"),
-            &format!("<html><body><main><h1>Page {i}</h1><p>Page number {i} has its own text, long enough to be content.</p></main></body></html>"),
-        );
-    }
-    site
 }
 
 /// Set `kerai.fetcher_path` (and arguments) for the database; new sessions see it.
@@ -142,7 +118,7 @@ fn the_crawler_runs_supervised_from_inside_postgres() {
     // The real daemon.
     let kerai = cluster.own_copy(&bin());
     fetcher(&cluster, &kerai, "--poll 2 --rate 5");
-    let site = paced_site(40);
+    let site = Site::of_pages(40);
     let out = kerai_env(
         &url,
         &[
@@ -335,13 +311,16 @@ fn the_crawler_runs_supervised_from_inside_postgres() {
         "stopped"
     );
     let t = Instant::now();
-    while daemons.iter().chain([&supervisor]).any(|p| alive(*p))
+    while daemons
+        .iter()
+        .chain([&supervisor])
+        .any(|p| process_runs(*p))
         && t.elapsed() < Duration::from_secs(10)
     {
         std::thread::sleep(Duration::from_millis(200));
     }
     for pid in daemons.iter().chain([&supervisor]) {
-        assert!(!alive(*pid), "process {pid} is still running");
+        assert!(!process_runs(*pid), "process {pid} is still running");
     }
     let stopped: String = one(
         &cluster,

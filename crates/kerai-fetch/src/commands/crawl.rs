@@ -9,7 +9,7 @@ use crate::db;
 use crate::db::listen::{connect_retrying, is_connection_error};
 use crate::exit::{Code, Failure};
 use crate::jobs::{lease_seconds, worker_name};
-use crate::resolve::cycle::{cycle, drain, is_idle, print_cycle, EMBED_PER_CYCLE};
+use crate::resolve::cycle::{check_agent, cycle, drain, is_idle, print_cycle, EMBED_PER_CYCLE};
 use crate::resolve::Pacer;
 use serde_json::json;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -36,22 +36,7 @@ pub async fn run(url: &str, args: CrawlArgs) -> Result<Code, Failure> {
     let lease = lease_seconds();
     let pacer = Pacer::default();
     let mut conn = connect_retrying(url, "kerai_crawl", &stop).await?;
-    let registered: bool = conn
-        .client
-        .query_one(
-            "SELECT EXISTS (SELECT 1 FROM kerai.agents WHERE name = $1 OR id::text = $1)",
-            &[&args.agent],
-        )
-        .await
-        .map_err(|e| Failure::critical(db::message(&e)))?
-        .get(0);
-    if !registered {
-        return Err(Failure::critical(format!(
-            "agent \"{}\" is not registered",
-            args.agent
-        ))
-        .with_hint("register it with SELECT kerai.register_agent('NAME', 'crawler'), or omit --agent for kerai_crawl"));
-    }
+    check_agent(&conn.client, &args.agent).await?;
     if let Some(depth) = args.max_depth {
         if depth < 1 {
             return Err(Failure::critical(format!(

@@ -28,25 +28,10 @@ pub async fn check_agent(
     client: &tokio_postgres::Client,
     args: &DaemonArgs,
 ) -> Result<(), Failure> {
-    if !args.lanes.contains(&crate::args::Lane::Resolve) {
-        return Ok(());
-    }
-    let registered: bool = client
-        .query_one(
-            "SELECT EXISTS (SELECT 1 FROM kerai.agents WHERE name = $1 OR id::text = $1)",
-            &[&args.agent],
-        )
-        .await
-        .map_err(|e| Failure::critical(db::message(&e)))?
-        .get(0);
-    if registered {
-        Ok(())
+    if args.lanes.contains(&crate::args::Lane::Resolve) {
+        crate::resolve::cycle::check_agent(client, &args.agent).await
     } else {
-        Err(
-            Failure::critical(format!("agent \"{}\" is not registered", args.agent)).with_hint(
-                "register it with SELECT kerai.register_agent('NAME', 'crawler'), or omit --agent for kerai_crawl",
-            ),
-        )
+        Ok(())
     }
 }
 

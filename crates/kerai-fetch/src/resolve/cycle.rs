@@ -4,6 +4,7 @@
 
 use super::{resolve, Ctx, Known, Outcome, Pacer, Policy, Scholar};
 use crate::db;
+use crate::exit::Failure;
 use crate::http::{Http, HttpSettings};
 use kerai_core::wire::crawl_queue::{KnownWork, WorkRequest};
 use serde_json::{json, Value};
@@ -11,6 +12,26 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 use tokio::time::Instant;
 use tokio_postgres::Client;
+
+/// The crawler agent must be registered before a loop starts.
+pub async fn check_agent(client: &Client, agent: &str) -> Result<(), Failure> {
+    let registered: bool = client
+        .query_one(
+            "SELECT EXISTS (SELECT 1 FROM kerai.agents WHERE name = $1 OR id::text = $1)",
+            &[&agent],
+        )
+        .await
+        .map_err(|e| Failure::critical(db::message(&e)))?
+        .get(0);
+    if registered {
+        return Ok(());
+    }
+    Err(
+        Failure::critical(format!("agent \"{agent}\" is not registered")).with_hint(
+            "register it with SELECT kerai.register_agent('NAME', 'crawler'), or omit --agent for kerai_crawl",
+        ),
+    )
+}
 
 /// Nothing happened and nothing is left to do: no claim, ingestion or resolution, nothing
 /// pending, no eligible reference held back by the rate limit and no failure waiting for its
