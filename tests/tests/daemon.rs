@@ -126,7 +126,8 @@ fn once_does_every_kind_of_waiting_work_and_exits() {
 fn a_running_daemon_takes_queued_jobs_and_survives_the_database_going_away() {
     let site = Site::of_pages(30);
     let db = TestDb::new("daemon_restart");
-    configure(&db, &site, "10");
+    // 5 pages a second: the crawl is still under way when the database goes away.
+    configure(&db, &site, "5");
     let child = spawn(
         &db.url,
         &[
@@ -162,7 +163,10 @@ fn a_running_daemon_takes_queued_jobs_and_survives_the_database_going_away() {
         ),
         "the daemon crawls"
     );
-    assert!(t.elapsed() < Duration::from_secs(20));
+    assert!(
+        t.elapsed() < Duration::from_secs(40),
+        "woken by the notification, not the 60 s poll"
+    );
     assert!(
         until(
             &db,
@@ -196,11 +200,12 @@ fn a_running_daemon_takes_queued_jobs_and_survives_the_database_going_away() {
     term(&child);
     let (out, took) = wait_within(child, Duration::from_secs(40), "SIGTERM");
     assert_eq!(out.code, 0, "{}", out.stderr);
-    assert!(
-        out.stderr.contains("connected again after"),
-        "{}",
-        out.stderr
-    );
+    let again = out
+        .stderr
+        .lines()
+        .find(|l| l.contains("connected again after"))
+        .unwrap_or_else(|| panic!("no reconnection reported:\n{}", out.stderr));
+    eprintln!("after a 3 s outage: {again}");
     assert!(out.stderr.contains("stopped"), "{}", out.stderr);
     assert!(took < Duration::from_secs(40));
     let state: String = db.one(&format!(
@@ -233,7 +238,7 @@ fn sigterm_mid_job_hands_the_job_back_and_the_next_daemon_finishes_it() {
     term(&child);
     let (out, took) = wait_within(child, Duration::from_secs(30), "SIGTERM mid-job");
     assert_eq!(out.code, 0, "{}", out.stderr);
-    assert!(took < Duration::from_secs(15), "stopped in {took:?}");
+    assert!(took < Duration::from_secs(25), "stopped in {took:?}");
     assert!(out.stderr.contains("handed job"), "{}", out.stderr);
     // The job waits, its lease over, no URL held: the next fetcher takes it at once.
     let held: i64 = db.one("SELECT count(*) FROM kerai.job_urls WHERE status = 'leased'");
