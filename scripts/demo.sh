@@ -73,7 +73,7 @@ scholar="$(scripts/site.sh scholar-url)"
 say "growing the corpus along citations: kerai crawl resolves the references of the site's documents"
 say "through offline stand-ins of CrossRef, Unpaywall, Semantic Scholar, arXiv, the Internet Archive"
 say "and a concept search (${scholar}); open copies come from the site's papers/ (demo stand-ins)"
-psql "$DATABASE_URL" -X -q -v ON_ERROR_STOP=1 -v scholar="$scholar" >/dev/null <<'SQL'
+psql "$DATABASE_URL" -X -q -v ON_ERROR_STOP=1 -v scholar="$scholar" -v site="$site" >/dev/null <<'SQL'
 SELECT kerai.register_agent('kerai_crawl', 'tool', NULL, jsonb_build_object(
     'crossref_url', :'scholar' || '/crossref', 'unpaywall_url', :'scholar' || '/unpaywall',
     'semantic_scholar_url', :'scholar' || '/semantic_scholar', 'arxiv_url', :'scholar' || '/arxiv',
@@ -85,6 +85,10 @@ SELECT kerai.register_agent('kerai_crawl', 'tool', NULL, jsonb_build_object(
     'rate_limit_seconds', 0, 'claims_per_cycle', 10, 'min_score', 0.2,
     'retry_base_seconds', 2, 'max_retries', 3,
     'ref_types', '["doi", "arxiv", "url", "author_year", "bibliography", "concept"]'::jsonb));
+-- kerai refuses loopback and private addresses found in documents and settings (the SSRF
+-- guard); the demo's stand-ins and site run on loopback, so allow them by host and port.
+SELECT kerai.set_setting('allowed_private_hosts', jsonb_build_array(
+    substring(:'scholar' from '^https?://([^/]+)'), substring(:'site' from '^https?://([^/]+)')));
 SQL
 "$kerai" crawl --rate 0.5 --until-idle
 echo

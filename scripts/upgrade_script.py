@@ -168,7 +168,9 @@ def main():
                     out.append(f"DROP FUNCTION IF EXISTS {sig};")
                     out.append(s.strip())
                 else:
-                    out.append(re.sub(r"^(\s*(?:--[^\n]*\n\s*)*)CREATE\s+FUNCTION", r"\1CREATE OR REPLACE FUNCTION", s.strip(), count=1, flags=re.I))
+                    # Comments before it (pgrx's `/* <begin connected objects> */` and `-- requires:`
+                    # lines, in any order) stay.
+                    out.append(re.sub(r"^(\s*(?:(?:--[^\n]*|/\*.*?\*/)\s*)*)CREATE\s+FUNCTION", r"\1CREATE OR REPLACE FUNCTION", s.strip(), count=1, flags=re.I | re.S))
                 continue
         elif kind == "view" and m.group(1).lower() in old_views:
             out.append(re.sub(r"CREATE\s+VIEW", "CREATE OR REPLACE VIEW", s.strip(), count=1, flags=re.I))

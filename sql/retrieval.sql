@@ -15,7 +15,8 @@ LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
         "embedding_batch": 32, "embedding_timeout_seconds": 30, "embedding_max_attempts": 5,
         "chat_base_url": null, "chat_model": null, "chat_api_key_env": "KERAI_CHAT_API_KEY", "chat_timeout_seconds": 60,
         "llm_claims": false, "llm_claims_domain": "general",
-        "search_rrf_k": 60, "search_candidates": 100, "search_fts_budget": 5000, "answer_passages": 5
+        "search_rrf_k": 60, "search_candidates": 100, "search_fts_budget": 5000, "answer_passages": 5,
+        "allowed_private_hosts": []
     }'::jsonb
 $$;
 
@@ -79,6 +80,10 @@ BEGIN
         RAISE EXCEPTION 'kerai.set_setting: chunk_strategy must be "section", "paragraph" or "length", not %', value
             USING ERRCODE = '22023';
     END IF;
+    IF key = 'allowed_private_hosts' THEN
+        -- Raises, naming the bad entry, unless every entry is a host, host:port, network or *.
+        PERFORM kerai._check_allowed_private_hosts(value);
+    END IF;
     IF key LIKE '%_url' AND jsonb_typeof(value) NOT IN ('string', 'null') THEN
         RAISE EXCEPTION 'kerai.set_setting: % must be a URL string or null', key USING ERRCODE = '22023';
     END IF;
@@ -106,7 +111,8 @@ LANGUAGE sql STABLE AS $$
         'api_key_env', kerai.setting('embedding_api_key_env'),
         'batch', kerai.setting('embedding_batch'),
         'timeout_seconds', kerai.setting('embedding_timeout_seconds'),
-        'max_attempts', kerai.setting('embedding_max_attempts'))
+        'max_attempts', kerai.setting('embedding_max_attempts'),
+        'allowed_private_hosts', kerai.setting('allowed_private_hosts'))
 $$;
 
 CREATE FUNCTION kerai._chat_config() RETURNS jsonb
@@ -115,7 +121,8 @@ LANGUAGE sql STABLE AS $$
         'base_url', kerai.setting('chat_base_url'),
         'model', kerai.setting('chat_model'),
         'api_key_env', kerai.setting('chat_api_key_env'),
-        'timeout_seconds', kerai.setting('chat_timeout_seconds'))
+        'timeout_seconds', kerai.setting('chat_timeout_seconds'),
+        'allowed_private_hosts', kerai.setting('allowed_private_hosts'))
 $$;
 
 -- Chunk options for a document of `target`: the settings, then the target's config (and its

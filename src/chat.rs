@@ -27,7 +27,11 @@ pub(crate) fn _chat(system: &str, user: &str) -> JsonB {
     let timeout = cfg["timeout_seconds"].as_u64().unwrap_or(60);
     let url = openai::endpoint(base, "chat/completions");
     let body = openai::chat_request(model, system, user);
-    let answer = http::post_json(&url, &body, key_env, timeout).unwrap_or_else(|e| {
+    let allowed: Vec<String> =
+        serde_json::from_value(cfg["allowed_private_hosts"].clone()).unwrap_or_default();
+    let guard = http::guard(&allowed)
+        .unwrap_or_else(|e| invalid(format!("kerai: {e}"), "fix it with kerai.set_setting"));
+    let answer = http::post_json(&url, &body, key_env, timeout, guard).unwrap_or_else(|e| {
         raise(
             PgSqlErrorCode::ERRCODE_CONNECTION_FAILURE,
             format!("kerai: the chat endpoint failed: {e}"),

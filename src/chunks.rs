@@ -32,6 +32,7 @@ pub(crate) fn chunk_text(
         name!(content_hash, String),
     ),
 > {
+    crate::limits::check("kerai.chunk_text", "markdown", markdown.len());
     let opts = options_or_raise("kerai.chunk_text", &options.0, ChunkOptions::default());
     let blocks = chunk::blocks_from_markdown(markdown);
     let rows: Vec<_> = chunk::chunk_document(&blocks, &opts, &count_tokens)

@@ -20,6 +20,7 @@ pub(crate) fn detect_citations(
         name!(detail, JsonB),
     ),
 > {
+    crate::limits::check("kerai.detect_citations", "text", text.len());
     let rows: Vec<_> = citations::detect_citations(text)
         .into_iter()
         .map(|c| {
@@ -39,6 +40,7 @@ pub(crate) fn detect_citations(
 /// container, volume, issue, pages, publisher, location, doi, url, arxiv, isbn).
 #[pg_extern(immutable, strict, parallel_safe)]
 pub(crate) fn parse_reference(text: &str) -> JsonB {
+    crate::limits::check("kerai.parse_reference", "text", text.len());
     JsonB(serde_json::to_value(references::parse_reference(text)).unwrap_or_default())
 }
 
@@ -46,6 +48,7 @@ pub(crate) fn parse_reference(text: &str) -> JsonB {
 /// not) into one entry per row.
 #[pg_extern(immutable, strict, parallel_safe)]
 pub(crate) fn split_bibliography(text: &str) -> SetOfIterator<'static, String> {
+    crate::limits::check("kerai.split_bibliography", "text", text.len());
     SetOfIterator::new(references::split_bibliography(text))
 }
 

@@ -11,6 +11,7 @@ use pgrx::JsonB;
 /// against `url`).
 #[pg_extern(immutable, parallel_safe)]
 pub(crate) fn html_to_markdown(html: &str, url: default!(Option<&str>, "NULL")) -> String {
+    crate::limits::check("kerai.html_to_markdown", "HTML", html.len());
     html::to_markdown(html, url.unwrap_or("")).markdown
 }
 
@@ -19,6 +20,7 @@ pub(crate) fn html_to_markdown(html: &str, url: default!(Option<&str>, "NULL")) 
 /// hreflang alternates.
 #[pg_extern(immutable, strict, parallel_safe)]
 pub(crate) fn extract_structured(html: &str) -> JsonB {
+    crate::limits::check("kerai.extract_structured", "HTML", html.len());
     JsonB(serde_json::to_value(html::extract_structured(html)).unwrap_or_default())
 }
 
@@ -36,6 +38,7 @@ pub(crate) fn detect_language(
 /// `min_chars`, `max_chars`, `whitelist`, `institution`, ...).
 #[pg_extern(immutable, parallel_safe)]
 pub(crate) fn source_records(html: &str, url: &str, options: default!(JsonB, "'{}'")) -> JsonB {
+    crate::limits::check("kerai.source_records", "HTML", html.len());
     let opts = options.0;
     if !opts.is_object() {
         invalid(
@@ -81,5 +84,6 @@ pub(crate) fn source_records(html: &str, url: &str, options: default!(JsonB, "'{
 /// chat models), not characters / 4.
 #[pg_extern(immutable, strict, parallel_safe)]
 pub(crate) fn count_tokens(text: &str) -> i32 {
+    crate::limits::check("kerai.count_tokens", "text", text.len());
     i32::try_from(kerai_core::retrieval::tokens::count_tokens(text)).unwrap_or(i32::MAX)
 }

@@ -14,6 +14,9 @@ use std::sync::{Arc, Mutex};
 
 static LOCAL: Mutex<Option<Arc<MiniLm>>> = Mutex::new(None);
 
+/// Word pieces per model run inside the database (the fetcher runs 1,024).
+const IN_DATABASE_BATCH_TOKENS: usize = 256;
+
 /// The local model, loaded on first use in this backend.
 fn local_model() -> Arc<MiniLm> {
     let mut slot = LOCAL.lock().unwrap_or_else(|e| e.into_inner());
@@ -22,7 +25,10 @@ fn local_model() -> Arc<MiniLm> {
     }
     let dir = embed::model_dir();
     match MiniLm::load(&dir) {
-        Ok(m) => {
+        Ok(mut m) => {
+            // Smaller groups than the fetcher's: a cancel is seen between groups, and a group
+            // must take well under a second on a slow server.
+            m.set_max_batch_tokens(IN_DATABASE_BATCH_TOKENS);
             let m = Arc::new(m);
             *slot = Some(m.clone());
             m
@@ -87,7 +93,9 @@ fn embed_remote(cfg: &embed::Settings, text: &str) -> Vec<f32> {
     };
     let url = openai::endpoint(base, "embeddings");
     let body = openai::embeddings_request(&cfg.model, &[text]);
-    let answer = http::post_json(&url, &body, &cfg.api_key_env, cfg.timeout_seconds)
+    let guard = http::guard(&cfg.allowed_private_hosts)
+        .unwrap_or_else(|e| invalid(format!("kerai.embed: {e}"), "fix it with kerai.set_setting"));
+    let answer = http::post_json(&url, &body, &cfg.api_key_env, cfg.timeout_seconds, guard)
         .unwrap_or_else(|e| {
             raise(
                 PgSqlErrorCode::ERRCODE_CONNECTION_FAILURE,

@@ -25,6 +25,7 @@ pub(crate) fn extract_entities(
         name!(confidence, f32),
     ),
 > {
+    crate::limits::check("kerai.extract_entities", "text", text.len());
     TableIterator::new(facts::entities(text).into_iter().map(|e| {
         (
             e.kind.as_str().to_string(),

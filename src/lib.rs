@@ -18,6 +18,7 @@ mod errors;
 mod facts;
 mod http;
 mod interrupts;
+mod limits;
 mod markdown;
 mod site;
 mod version;
@@ -27,6 +28,7 @@ mod version;
 #[pg_guard]
 pub extern "C-unwind" fn _PG_init() {
     interrupts::install();
+    limits::define();
     crawler::init();
 }
 

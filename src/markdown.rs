@@ -21,6 +21,7 @@ const INSERT_NODES: &str =
 /// The same content from the same `source_url` returns the existing document.
 #[pg_extern(name = "parse_markdown")]
 pub(crate) fn parse_markdown(markdown: &str, metadata: default!(JsonB, "'{}'")) -> pgrx::Uuid {
+    crate::limits::check("kerai.parse_markdown", "markdown", markdown.len());
     let Value::Object(mut meta) = metadata.0 else {
         invalid(
             "kerai.parse_markdown: metadata must be a JSON object",
@@ -99,6 +100,7 @@ pub(crate) fn parse_markdown(markdown: &str, metadata: default!(JsonB, "'{}'")) 
 /// "the markdown") and the byte offset, and nothing is written.
 #[pg_extern(name = "parse_markdown")]
 pub(crate) fn parse_markdown_bytes(data: &[u8], metadata: default!(JsonB, "'{}'")) -> pgrx::Uuid {
+    crate::limits::check("kerai.parse_markdown", "markdown", data.len());
     let name = match metadata.0.get("source_url").and_then(Value::as_str) {
         Some(u) => format!("the markdown of {u}"),
         None => "the markdown".to_string(),

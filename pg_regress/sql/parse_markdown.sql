@@ -76,3 +76,15 @@ SELECT kerai.parse_markdown(convert_to(E'# Bytes\n\nFrom a file.\n', 'UTF8'), '{
 SELECT kerai.parse_markdown('\x4869ff21'::bytea, '{"source_url": "file:///notes/latin1.md"}');
 SELECT kerai.parse_markdown('\x48690021'::bytea);
 ROLLBACK;
+
+-- kerai.max_input_bytes bounds one call's input; above it, an error names the function.
+SET kerai.max_input_bytes = '1kB';
+SELECT kerai.parse_markdown(repeat('word ', 1000));
+SELECT count(*) FROM kerai.chunk_text(repeat('word ', 1000));
+SELECT kerai.html_to_markdown('<p>' || repeat('word ', 1000) || '</p>');
+SELECT count(*) FROM kerai.detect_citations(repeat('word ', 1000));
+SELECT count(*) AS small_input_passes FROM kerai.detect_citations('see doi:10.1000/xyz123');
+SET kerai.max_input_bytes = 0;
+SELECT count(*) > 0 AS no_limit FROM kerai.chunk_text(repeat('word ', 1000));
+RESET kerai.max_input_bytes;
+SHOW kerai.max_input_bytes;

@@ -157,6 +157,12 @@ SELECT kerai.configure_embeddings('local') ->> 'model' AS model;
 SELECT kerai.configure_chat('http://127.0.0.1:9/v1', 'fake-model') ->> 'model' AS chat_model;
 SELECT kerai.configure_chat('ftp://nowhere', 'x');
 SELECT kerai.extract_llm_claims(c.id) FROM kerai.chunks c WHERE chunk_index = 0;
+-- The SSRF guard: loopback endpoints need allowed_private_hosts; bad entries are refused.
+SELECT kerai.set_setting('allowed_private_hosts', '["wiki.corp", "10.0.0.0/8", "[::1]:8080", "*.corp"]');
+SELECT kerai.set_setting('allowed_private_hosts', '"wiki.corp"');
+SELECT kerai.set_setting('allowed_private_hosts', '["10.0.0.0/40"]');
+SELECT kerai.set_setting('allowed_private_hosts', '[5]');
+SELECT kerai.reset_setting('allowed_private_hosts');
 SELECT kerai.embed('');
 SELECT kerai.embed('   ');
 SELECT kerai.chunk_document('00000000-0000-4000-8000-00000000dead');

@@ -16,6 +16,29 @@ pub fn admin_url() -> String {
 /// and kerai_fetcher, as a user who crawls would be (see [`crate::run::command`]).
 pub const CLI_ROLE: &str = "kerai_cli";
 
+/// Let the SSRF guard reach the servers at `urls` (their `host:port`), as an administrator who
+/// runs services on private addresses does: appends them to the `allowed_private_hosts`
+/// setting. The tests' servers all listen on loopback, which kerai refuses by default.
+pub fn allow_private(c: &mut Client, urls: &[&str]) {
+    let entries: Vec<String> = urls
+        .iter()
+        .map(|u| {
+            let rest = u.split_once("://").map_or(*u, |(_, r)| r);
+            let hostport = rest.split('/').next().unwrap_or(rest);
+            assert!(hostport.contains(':'), "{u}: give the port");
+            hostport.to_string()
+        })
+        .collect();
+    c.execute(
+        "SELECT kerai.set_setting('allowed_private_hosts', (
+             SELECT coalesce(jsonb_agg(DISTINCT e), '[]')
+               FROM (SELECT jsonb_array_elements_text(kerai.setting('allowed_private_hosts'))
+                     UNION SELECT unnest($1::text[])) x(e)))",
+        &[&entries],
+    )
+    .expect("kerai.set_setting('allowed_private_hosts', ...)");
+}
+
 /// Make [`CLI_ROLE`] when the cluster lacks it (after CREATE EXTENSION made the group roles).
 pub fn cli_role(c: &mut Client) {
     c.batch_execute(&format!(

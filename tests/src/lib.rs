@@ -15,7 +15,7 @@ pub mod scholarly;
 pub mod serve;
 pub mod site;
 
-pub use db::TestDb;
+pub use db::{allow_private, TestDb};
 pub use run::{kerai, kerai_env, spawn, wait, Output};
 pub use site::{Behavior, Site};
 

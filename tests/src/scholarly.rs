@@ -257,6 +257,7 @@ impl ScholarlyWeb {
                 &[&agent],
             )
             .unwrap();
+        crate::allow_private(client, &[&web.base, &site.url("")]);
         web
     }
 

@@ -94,6 +94,7 @@ fn build_corpus(db: &TestDb, site: &Site, scholar: &ScholarlyWeb) {
             &[s],
         )
         .unwrap();
+    kerai_e2e::allow_private(&mut db.client(), &[s, &site.url("")]);
     ok(
         kerai(&db.url, &["crawl", "--rate", "50", "--until-idle"]),
         "kerai crawl",

@@ -5,7 +5,7 @@
 //! what it should, at the right chain depths, with the right edges, statuses and reasons.
 
 use kerai_e2e::scholarly::{IaItem, Location, ScholarlyWeb, Work};
-use kerai_e2e::{kerai, repo_root, spawn, wait, Behavior, Site, TestDb};
+use kerai_e2e::{allow_private, kerai, repo_root, spawn, wait, Behavior, Site, TestDb};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
@@ -585,6 +585,7 @@ fn the_loop_grows_a_corpus_from_two_seeds() {
             &[&cfg],
         )
         .unwrap();
+    allow_private(&mut db.client(), &[&web.base, &host.url("")]);
     let seed1: uuid::Uuid = one(
         &db,
         "SELECT kerai.parse_markdown($1, '{\"source_url\": \"https://seed.example/review\"}')",
@@ -1110,7 +1111,8 @@ fn small_world() -> (Site, ScholarlyWeb) {
     (host, web)
 }
 
-fn configure_agent(client: &mut postgres::Client, web: &ScholarlyWeb) {
+fn configure_agent(client: &mut postgres::Client, web: &ScholarlyWeb, host: &Site) {
+    allow_private(client, &[&web.base, &host.url("")]);
     let mut cfg = web.agent_config(CONTACT);
     cfg["rate_limit_seconds"] = json!(0);
     cfg["claims_per_cycle"] = json!(1);
@@ -1155,7 +1157,7 @@ fn sql_cycles_drive_a_listening_fetcher_that_survives_a_restart() {
     let (host, web) = small_world();
     let db = TestDb::new("loop_drivers");
     let mut client = db.client();
-    configure_agent(&mut client, &web);
+    configure_agent(&mut client, &web, &host);
     let mut listener = db.client();
     listener.batch_execute("LISTEN kerai_progress").unwrap();
     let own: Vec<i32> = [&mut client, &mut listener]
@@ -1272,7 +1274,7 @@ fn pg_cron_schedules_the_cycle_for_a_running_fetcher() {
              DELETE FROM kerai.crawl_queue; DELETE FROM kerai.nodes WHERE kind IN ('document', 'reference');",
         )
         .unwrap();
-    configure_agent(&mut client, &web);
+    configure_agent(&mut client, &web, &host);
     client
         .execute(
             "SELECT kerai.parse_markdown($1, '{\"source_url\": \"https://seed.example/cron\"}')",

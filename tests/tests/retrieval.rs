@@ -318,6 +318,7 @@ fn an_openai_compatible_provider_embeds_in_bulk_and_bad_answers_leave_chunks_pen
             &[&fake.base],
         )
         .unwrap();
+    kerai_e2e::allow_private(&mut db.client(), &[&fake.base]);
     // A page whose HTML is over 1 MB (a big inline script): kept whole, out of line.
     let big = page(
         "Big page",
@@ -453,6 +454,7 @@ fn answers_and_claims_come_from_a_chat_model_when_one_is_configured() {
             fake.base
         ))
         .unwrap();
+    kerai_e2e::allow_private(&mut db.client(), &[&fake.base]);
     fake.on_chat(|user| {
         if user.contains("Extract factual claims") {
             if user.contains("Director") {

@@ -10,6 +10,7 @@
 //! | `too_large` | `too large: <resource> (<detail>)` |
 //! | `robots_disallowed` | `disallowed by robots.txt: <resource>` |
 //! | `redirect_loop` | `redirect loop: <resource> (<detail>)` |
+//! | `private_address` | `private address refused: <resource> (<detail>)` |
 
 use std::fmt;
 
@@ -22,6 +23,8 @@ pub enum ErrorKind {
     TooLarge,
     RobotsDisallowed,
     RedirectLoop,
+    /// The SSRF guard refused a non-public address ([`crate::ops::ssrf`]).
+    PrivateAddress,
 }
 
 impl ErrorKind {
@@ -35,6 +38,7 @@ impl ErrorKind {
             ErrorKind::TooLarge => "too_large",
             ErrorKind::RobotsDisallowed => "robots_disallowed",
             ErrorKind::RedirectLoop => "redirect_loop",
+            ErrorKind::PrivateAddress => "private_address",
         }
     }
 
@@ -47,6 +51,7 @@ impl ErrorKind {
             ErrorKind::TooLarge => "too large",
             ErrorKind::RobotsDisallowed => "disallowed by robots.txt",
             ErrorKind::RedirectLoop => "redirect loop",
+            ErrorKind::PrivateAddress => "private address refused",
         }
     }
 
@@ -59,6 +64,7 @@ impl ErrorKind {
             ErrorKind::TooLarge,
             ErrorKind::RobotsDisallowed,
             ErrorKind::RedirectLoop,
+            ErrorKind::PrivateAddress,
         ]
         .into_iter()
         .find(|k| k.code() == code)
@@ -132,6 +138,7 @@ mod tests {
             ErrorKind::Unreachable,
             ErrorKind::Timeout,
             ErrorKind::RedirectLoop,
+            ErrorKind::PrivateAddress,
         ] {
             assert_eq!(ErrorKind::from_code(k.code()), Some(k));
         }

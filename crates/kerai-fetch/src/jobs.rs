@@ -10,6 +10,7 @@ use crate::site::{discover, scope::Scope};
 use crate::target::store::StoredTarget;
 use crate::target::TargetConfig;
 use crate::{db, http::Http};
+use kerai_core::ops::ssrf::AddressGuard;
 use serde_json::{json, Value};
 use tokio_postgres::Client;
 
@@ -289,10 +290,11 @@ pub async fn report_with(
 /// `--dry-run`: the scope as a crawl would see it, without fetching pages or writing.
 pub async fn dry_run(
     t: &StoredTarget,
+    allowed: &AddressGuard,
     since: Option<&str>,
     format: Format,
 ) -> Result<Code, Failure> {
-    let scope = dry_run_scope(t, since).await?;
+    let scope = dry_run_scope(t, allowed, since).await?;
     match format {
         Format::Json => print_json(&scope),
         Format::Table => print!("{}", render_scope(&scope)),
@@ -302,13 +304,18 @@ pub async fn dry_run(
 
 /// What a crawl of `t` would start with: `{target, base_url, config_version, sitemaps: [{url,
 /// kind}], urls, seeds, from_sitemaps, excluded: [{url, reason}], older_than_since, max_depth,
-/// max_pages}`. Fetches robots.txt and sitemaps, never pages; writes nothing.
-pub async fn dry_run_scope(t: &StoredTarget, since: Option<&str>) -> Result<Value, Failure> {
+/// max_pages}`. Fetches robots.txt and sitemaps, never pages; writes nothing. `allowed` is the
+/// `allowed_private_hosts` setting (the target's own hosts are always allowed).
+pub async fn dry_run_scope(
+    t: &StoredTarget,
+    allowed: &AddressGuard,
+    since: Option<&str>,
+) -> Result<Value, Failure> {
     let since = since
         .map(parse_iso)
         .transpose()
         .map_err(Failure::critical)?;
-    let http = Http::new(runner::http_settings(&t.config)).map_err(Failure::critical)?;
+    let http = Http::new(runner::http_settings(&t.config, allowed)).map_err(Failure::critical)?;
     let scope = Scope::new(&t.config);
     let found = discover::discover(&http, &t.config, &scope, since).await;
     Ok(json!({

@@ -103,18 +103,24 @@ pub fn split_bibliography(text: &str) -> Vec<String> {
     } else {
         // Wrapped lines: a new entry where a line opens with a name and the entry so far is
         // complete (it has a year and ends with a full stop or similar).
+        // Whether the entry so far has a year, kept as lines are added (joining cannot make or
+        // break a year: lines are joined with a space, or merged only between lower-case letters),
+        // so a long run of lines that never completes an entry stays linear.
+        let mut has_year = false;
         for l in &lines {
-            let complete = {
-                let so_far = join_lines(&current);
-                YEAR_RE.is_match(&so_far) && so_far.trim_end().ends_with(['.', ')', ']'])
-            };
+            let complete = has_year
+                && current
+                    .last()
+                    .is_some_and(|last| last.trim_end().ends_with(['.', ')', ']']));
             let starts_entry =
                 ENTRY_START_RE.is_match(l) || l.starts_with(|c: char| c.is_uppercase()) && complete;
             if !current.is_empty() && starts_entry && complete {
                 push(&mut entries, &current);
                 current.clear();
+                has_year = false;
             }
             current.push(l);
+            has_year = has_year || YEAR_RE.is_match(l.trim());
         }
     }
     push(&mut entries, &current);

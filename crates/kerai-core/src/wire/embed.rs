@@ -28,6 +28,9 @@ pub struct EmbeddingConfig {
     pub timeout_seconds: Option<u64>,
     #[serde(default, deserialize_with = "lenient::u64")]
     pub max_attempts: Option<u64>,
+    /// The SSRF guard's allowed entries (`kerai::ops::ssrf`), for the endpoint.
+    #[serde(default, deserialize_with = "lenient::strings")]
+    pub allowed_private_hosts: Vec<String>,
 }
 
 /// `kerai._chat_config()`.
@@ -42,6 +45,9 @@ pub struct ChatConfig {
     pub api_key_env: Option<String>,
     #[serde(default, deserialize_with = "lenient::u64")]
     pub timeout_seconds: Option<u64>,
+    /// The SSRF guard's allowed entries, for the endpoint.
+    #[serde(default, deserialize_with = "lenient::strings")]
+    pub allowed_private_hosts: Vec<String>,
 }
 
 impl EmbeddingConfig {
@@ -74,7 +80,8 @@ mod tests {
     fn embedding_config_has_the_keys_the_sql_builds() {
         let c = EmbeddingConfig::from_json(json!({"provider": "openai", "model": "m",
             "dimensions": 16, "base_url": "http://x", "api_key_env": "K", "batch": 8,
-            "timeout_seconds": 5, "max_attempts": 3}));
+            "timeout_seconds": 5, "max_attempts": 3, "allowed_private_hosts": ["h:1", 2]}));
+        assert_eq!(c.allowed_private_hosts, ["h:1"]);
         assert_eq!(c.provider.as_deref(), Some("openai"));
         assert_eq!(
             (c.dimensions, c.batch, c.max_attempts),
@@ -83,6 +90,7 @@ mod tests {
         assert_eq!(
             keys(&serde_json::to_value(&c).unwrap()),
             [
+                "allowed_private_hosts",
                 "api_key_env",
                 "base_url",
                 "batch",
@@ -104,7 +112,13 @@ mod tests {
         assert_eq!((c.api_key_env, c.timeout_seconds), (None, Some(7)));
         assert_eq!(
             keys(&serde_json::to_value(ChatConfig::default()).unwrap()),
-            ["api_key_env", "base_url", "model", "timeout_seconds"]
+            [
+                "allowed_private_hosts",
+                "api_key_env",
+                "base_url",
+                "model",
+                "timeout_seconds"
+            ]
         );
     }
 

@@ -25,6 +25,17 @@ pub fn count<'de, D: Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
     Ok(Value::deserialize(d)?.as_u64().unwrap_or(0))
 }
 
+/// A list of strings: the strings of an array (other items skipped); anything else is empty.
+pub fn strings<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
+    Ok(match Value::deserialize(d)? {
+        Value::Array(a) => a
+            .into_iter()
+            .filter_map(|v| v.as_str().map(str::to_string))
+            .collect(),
+        _ => Vec::new(),
+    })
+}
+
 pub fn i64<'de, D: Deserializer<'de>>(d: D) -> Result<Option<i64>, D::Error> {
     Ok(Value::deserialize(d)?.as_i64())
 }

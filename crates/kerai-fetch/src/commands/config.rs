@@ -8,6 +8,7 @@ use crate::output::{print_json, Table};
 use crate::target::store::{self, StoredTarget};
 use crate::target::toml_file::{self, FileTarget};
 use crate::target::TargetConfig;
+use kerai_core::ops::ssrf::AddressGuard;
 use serde_json::{json, Value};
 
 pub async fn run(url: &str, cmd: ConfigCommand) -> Result<Code, Failure> {
@@ -33,10 +34,13 @@ pub async fn run(url: &str, cmd: ConfigCommand) -> Result<Code, Failure> {
             Ok(Code::Success)
         }
         ConfigCommand::Test { name, file, format } => {
-            let targets: Vec<StoredTarget> = match file {
+            // A file is tested without a database: only the targets' own hosts are allowed
+            // past the SSRF guard, not the allowed_private_hosts setting.
+            let (targets, allowed): (Vec<StoredTarget>, AddressGuard) = match file {
                 Some(path) => {
                     let all = toml_file::read(&path).map_err(Failure::critical)?;
-                    all.into_iter()
+                    let all = all
+                        .into_iter()
                         .filter(|t| name.as_ref().is_none_or(|n| *n == t.name))
                         .map(|t| StoredTarget {
                             id: uuid::Uuid::nil(),
@@ -45,11 +49,15 @@ pub async fn run(url: &str, cmd: ConfigCommand) -> Result<Code, Failure> {
                             config: t.config,
                             config_version: 0,
                         })
-                        .collect()
+                        .collect();
+                    (all, AddressGuard::default())
                 }
                 None => {
                     let client = db::connect(url).await?;
-                    vec![pick(&client, name).await?]
+                    let allowed = db::address_guard(&client)
+                        .await
+                        .map_err(Failure::critical)?;
+                    (vec![pick(&client, name).await?], allowed)
                 }
             };
             let mut worst = Code::Success;
@@ -62,7 +70,7 @@ pub async fn run(url: &str, cmd: ConfigCommand) -> Result<Code, Failure> {
                 match format {
                     Format::Json => {
                         let scope = if problems.is_empty() {
-                            dry_run_scope(t, None).await?
+                            dry_run_scope(t, &allowed, None).await?
                         } else {
                             Value::Null
                         };
@@ -73,7 +81,7 @@ pub async fn run(url: &str, cmd: ConfigCommand) -> Result<Code, Failure> {
                     }
                     Format::Table if problems.is_empty() => {
                         println!("target {}: config is valid", t.name);
-                        dry_run(t, None, Format::Table).await?;
+                        dry_run(t, &allowed, None, Format::Table).await?;
                     }
                     Format::Table => {
                         println!("target {}: {} problem(s)", t.name, problems.len());

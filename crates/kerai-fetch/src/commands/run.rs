@@ -14,7 +14,10 @@ pub async fn run(url: &str, args: RunArgs) -> Result<Code, Failure> {
         None => target::store::only(&client).await?,
     };
     if args.dry_run {
-        return dry_run(&t, args.since.as_deref(), args.format).await;
+        let allowed = db::address_guard(&client)
+            .await
+            .map_err(Failure::critical)?;
+        return dry_run(&t, &allowed, args.since.as_deref(), args.format).await;
     }
     let (mode, options) = if args.full {
         ("full", json!({}))

@@ -9,6 +9,7 @@ pub mod jobs;
 pub mod listen;
 
 use crate::exit::Failure;
+use kerai_core::ops::ssrf::AddressGuard;
 use kerai_core::wire::{self, Peer};
 use tokio_postgres::{Client, NoTls};
 
@@ -16,6 +17,20 @@ use tokio_postgres::{Client, NoTls};
 pub fn default_url() -> String {
     let port = std::env::var("KERAI_PGPORT").unwrap_or_else(|_| "28815".to_string());
     format!("postgresql://postgres@127.0.0.1:{port}/kerai")
+}
+
+/// The SSRF guard the `allowed_private_hosts` setting describes; an error names a bad entry.
+pub async fn address_guard(client: &Client) -> Result<AddressGuard, String> {
+    let v: serde_json::Value = client
+        .query_one("SELECT kerai.setting('allowed_private_hosts')", &[])
+        .await
+        .map_err(|e| message(&e))?
+        .get(0);
+    let entries: Vec<String> = serde_json::from_value(v).map_err(|_| {
+        "the allowed_private_hosts setting is not an array of strings;          fix it with SELECT kerai.set_setting('allowed_private_hosts', '[...]')"
+            .to_string()
+    })?;
+    AddressGuard::parse(&entries)
 }
 
 pub async fn connect(url: &str) -> Result<Client, Failure> {

@@ -1,11 +1,14 @@
+use super::guard::{self, GuardedClients};
 use super::parse_retry_after;
 use futures_util::StreamExt;
+use kerai_core::ops::ssrf::AddressGuard;
 use kerai_core::{ErrorKind, ResourceError};
 use reqwest::header::{
     HeaderMap, CONTENT_LENGTH, CONTENT_TYPE, ETAG, IF_MODIFIED_SINCE, IF_NONE_MATCH, LAST_MODIFIED,
     LOCATION, RETRY_AFTER,
 };
 use std::collections::HashSet;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 use url::Url;
 
@@ -17,6 +20,8 @@ pub struct HttpSettings {
     pub timeout: Duration,
     pub max_size: u64,
     pub max_redirects: u32,
+    /// Which non-public addresses may be reached (the SSRF guard).
+    pub guard: Arc<AddressGuard>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -81,24 +86,23 @@ pub enum Fetch {
 }
 
 pub struct Http {
-    client: reqwest::Client,
+    clients: GuardedClients,
     settings: HttpSettings,
 }
 
 impl Http {
     pub fn new(settings: HttpSettings) -> Result<Http, String> {
-        let client = reqwest::Client::builder()
-            .redirect(reqwest::redirect::Policy::none())
-            .user_agent(settings.user_agent.clone())
-            .connect_timeout(settings.connect_timeout)
-            .gzip(true)
-            .brotli(true)
-            .deflate(true)
-            .pool_max_idle_per_host(16)
-            .tcp_nodelay(true)
-            .build()
-            .map_err(|e| format!("cannot build the HTTP client: {e}"))?;
-        Ok(Http { client, settings })
+        let clients = GuardedClients::build(settings.guard.clone(), |b| {
+            b.redirect(reqwest::redirect::Policy::none())
+                .user_agent(settings.user_agent.clone())
+                .connect_timeout(settings.connect_timeout)
+                .gzip(true)
+                .brotli(true)
+                .deflate(true)
+                .pool_max_idle_per_host(16)
+                .tcp_nodelay(true)
+        })?;
+        Ok(Http { clients, settings })
     }
 
     pub fn settings(&self) -> &HttpSettings {
@@ -157,9 +161,18 @@ impl Http {
                 };
             }
             seen.insert(url.as_str().to_string());
+            let client = match self.clients.pick(&url) {
+                Ok(c) => c,
+                Err(r) => {
+                    return Fetch::Failed {
+                        error: guard::refused(&req.url, &r),
+                        status: None,
+                    }
+                }
+            };
             let mut rb = match req.method {
-                Method::Get => self.client.get(url.clone()),
-                Method::Head => self.client.head(url.clone()),
+                Method::Get => client.get(url.clone()),
+                Method::Head => client.head(url.clone()),
             };
             if let Some(e) = &req.etag {
                 rb = rb.header(IF_NONE_MATCH, e);
@@ -173,10 +186,14 @@ impl Http {
             let resp = match rb.send().await {
                 Ok(r) => r,
                 Err(e) => {
+                    let error = match guard::refusal_in(&e, &url) {
+                        Some(r) => guard::refused(&req.url, &r),
+                        None => transport_error(&req.url, &e),
+                    };
                     return Fetch::Failed {
-                        error: transport_error(&req.url, &e),
+                        error,
                         status: None,
-                    }
+                    };
                 }
             };
             let status = resp.status().as_u16();

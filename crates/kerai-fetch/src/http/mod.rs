@@ -1,8 +1,9 @@
 //! HTTP for the crawler: one request with redirects followed by hand (so every hop is checked
 //! against robots.txt and the scope, and loops are caught), conditional GET, HEAD, size and
-//! time limits, and every failure in the standard error catalogue.
+//! time limits, the SSRF guard on every hop, and every failure in the standard error catalogue.
 
 mod fetch;
+pub mod guard;
 mod retry_after;
 
 pub use fetch::{Fetch, Http, HttpSettings, Method, Request, Response};

@@ -142,12 +142,18 @@ async fn resolve_item(
         ),
         None => format!("kerai/{} (knowledge crawler)", env!("CARGO_PKG_VERSION")),
     };
+    // References, open copies and the services all pass the SSRF guard.
+    let guard = match crate::db::address_guard(client).await {
+        Ok(g) => g,
+        Err(e) => return Outcome::failed(e),
+    };
     let http = match Http::new(HttpSettings {
         user_agent: ua,
         connect_timeout: Duration::from_secs(10),
         timeout: Duration::from_secs(120),
         max_size: policy.max_pdf_bytes.max(10_000_000),
         max_redirects: 10,
+        guard: std::sync::Arc::new(guard),
     }) {
         Ok(h) => h,
         Err(e) => return Outcome::failed(e),

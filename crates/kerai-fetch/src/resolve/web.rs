@@ -51,10 +51,12 @@ pub async fn fetch_open_copy(
                     Outcome::skipped(format!("paywalled or login required: {error}"))
                 }
                 (ErrorKind::TooLarge, _) => Outcome::skipped(error.to_string()),
+                // The SSRF guard: skipped until the allowed_private_hosts setting changes.
+                (ErrorKind::PrivateAddress, _) => Outcome::skipped(error.to_string()),
                 (ErrorKind::RobotsDisallowed, _) => Outcome::skipped(error.to_string()),
                 (_, Some(404 | 410)) => Outcome::not_found(error.to_string()),
                 _ => Outcome::failed(error.to_string()),
-            }
+            };
         }
     };
     let is_pdf = resp
@@ -150,6 +152,9 @@ async fn robots_allow(url: &str, ctx: &Ctx<'_>) -> Result<(), ResourceError> {
         .await;
     let (status, body) = match &fetched {
         Fetch::Ok(r) => (r.status, r.body.as_slice()),
+        Fetch::Failed { error, .. } if error.kind == ErrorKind::PrivateAddress => {
+            return Err(error.clone().for_resource(url));
+        }
         Fetch::Failed { status, .. } => (status.unwrap_or(0), &[][..]),
         Fetch::Retry { status, .. } => (*status, &[][..]),
         Fetch::NotModified(_) => (304, &[][..]),

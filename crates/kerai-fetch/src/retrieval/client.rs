@@ -1,10 +1,14 @@
 //! JSON POSTs to an OpenAI-compatible endpoint, with a timeout and the bearer key from the
 //! environment variable the settings name.
 
+use crate::http::guard::{self, GuardedClients};
+use kerai_core::ops::ssrf::AddressGuard;
 use kerai_core::retrieval::openai::{self, Usage};
 use kerai_core::wire::embed::ChatConfig;
 use serde_json::Value;
+use std::sync::Arc;
 use std::time::Duration;
+use url::Url;
 
 /// An OpenAI-compatible API: where it is, which model, how long to wait, which variable
 /// holds the key.
@@ -14,6 +18,8 @@ pub struct Endpoint {
     pub model: String,
     pub api_key_env: String,
     pub timeout: Duration,
+    /// Non-public hosts it may be on (the `allowed_private_hosts` setting; the SSRF guard).
+    pub allowed_private_hosts: Vec<String>,
 }
 
 impl Endpoint {
@@ -32,16 +38,21 @@ impl Endpoint {
                 .clone()
                 .unwrap_or_else(|| default_key_env.to_string()),
             timeout: Duration::from_secs(cfg.timeout_seconds.unwrap_or(default_timeout).max(1)),
+            allowed_private_hosts: cfg.allowed_private_hosts.clone(),
         })
     }
 
     async fn post(&self, path: &str, body: &Value) -> Result<Vec<u8>, String> {
         let url = openai::endpoint(&self.base_url, path);
-        let client = reqwest::Client::builder()
-            .timeout(self.timeout)
-            .connect_timeout(self.timeout.min(Duration::from_secs(30)))
-            .build()
-            .map_err(|e| format!("cannot build an HTTP client: {e}"))?;
+        let guard = AddressGuard::parse(&self.allowed_private_hosts)?;
+        let clients = GuardedClients::build(Arc::new(guard), |b| {
+            b.timeout(self.timeout)
+                .connect_timeout(self.timeout.min(Duration::from_secs(30)))
+        })?;
+        let parsed = Url::parse(&url).map_err(|e| format!("{url}: not a URL ({e})"))?;
+        let client = clients
+            .pick(&parsed)
+            .map_err(|r| format!("{url} is refused: {r}"))?;
         let mut req = client.post(&url).json(body);
         if let Ok(key) = std::env::var(&self.api_key_env) {
             if !key.is_empty() {
@@ -49,7 +60,13 @@ impl Endpoint {
             }
         }
         let secs = self.timeout.as_secs();
-        let resp = req.send().await.map_err(|e| describe(&url, secs, &e))?;
+        let resp = req
+            .send()
+            .await
+            .map_err(|e| match guard::refusal_in(&e, &parsed) {
+                Some(r) => format!("{url} is refused: {r}"),
+                None => describe(&url, secs, &e),
+            })?;
         let status = resp.status();
         let bytes = resp.bytes().await.map_err(|e| describe(&url, secs, &e))?;
         if !status.is_success() {

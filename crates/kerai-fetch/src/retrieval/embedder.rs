@@ -56,6 +56,7 @@ impl Embedder {
                     model: s.model.clone(),
                     api_key_env: s.api_key_env.clone(),
                     timeout: Duration::from_secs(s.timeout_seconds),
+                    allowed_private_hosts: s.allowed_private_hosts.clone(),
                 },
                 dimensions: s.dimensions,
             },

@@ -14,6 +14,7 @@ use crate::http::{Fetch, Http, HttpSettings, Method, Request};
 use crate::render::Renderer;
 use crate::target::TargetConfig;
 use chrono::{DateTime, Utc};
+use kerai_core::ops::ssrf::AddressGuard;
 use kerai_core::site::robots::{product_token, robots_policy_for_status, Robots, RobotsPolicy};
 use kerai_core::wire::site::{JobError, JobLog, SitemapEntry};
 use kerai_core::wire::site_result::{HttpMetadata, JobResult, Outcome};
@@ -96,13 +97,28 @@ struct Shared {
     shapes: std::sync::Mutex<std::collections::HashMap<String, u32>>,
 }
 
-pub fn http_settings(cfg: &TargetConfig) -> HttpSettings {
+/// The HTTP settings of a crawl of `cfg`. The SSRF guard allows what `allowed` (the
+/// `allowed_private_hosts` setting) allows, and the target's own hosts: its seeds (host and
+/// port) and its allowed domains (with their subdomains), which an administrator named.
+pub fn http_settings(cfg: &TargetConfig, allowed: &AddressGuard) -> HttpSettings {
+    let mut guard = allowed.clone();
+    for seed in cfg.seeds.iter().filter_map(|s| url::Url::parse(s).ok()) {
+        if let (Some(host), Some(port)) = (seed.host_str(), seed.port_or_known_default()) {
+            // host_str keeps an IPv6 literal's brackets: "[::1]:8080".
+            let _ = guard.add(&format!("{host}:{port}"));
+        }
+    }
+    for d in &cfg.allowed_domains {
+        let _ = guard.add(d);
+        let _ = guard.add(&format!("*.{d}"));
+    }
     HttpSettings {
         user_agent: cfg.user_agent.clone(),
         connect_timeout: cfg.connect_timeout,
         timeout: cfg.timeout,
         max_size: cfg.max_size,
         max_redirects: cfg.max_redirects,
+        guard: Arc::new(guard),
     }
 }
 
@@ -115,7 +131,10 @@ pub async fn run_job(
     let control = db::connect(database_url).await?;
     let recorder_db = db::connect(database_url).await?;
     let cfg = spec.config.clone();
-    let http = Http::new(http_settings(&cfg)).map_err(Failure::critical)?;
+    let allowed = db::address_guard(&control)
+        .await
+        .map_err(Failure::critical)?;
+    let http = Http::new(http_settings(&cfg, &allowed)).map_err(Failure::critical)?;
     let renderer = if cfg.render {
         Some(Renderer::new(cfg.timeout, &cfg.user_agent))
     } else {

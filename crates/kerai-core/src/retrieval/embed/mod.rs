@@ -80,6 +80,8 @@ pub struct Settings {
     pub timeout_seconds: u64,
     /// Texts per request when embedding in bulk.
     pub batch: usize,
+    /// Non-public hosts the endpoint may be on (the `allowed_private_hosts` setting).
+    pub allowed_private_hosts: Vec<String>,
 }
 
 impl Settings {
@@ -98,6 +100,7 @@ impl Settings {
             api_key_env: s(&c.api_key_env).unwrap_or_else(|| "KERAI_EMBEDDING_API_KEY".into()),
             timeout_seconds: c.timeout_seconds.unwrap_or(30).max(1),
             batch: c.batch.unwrap_or(32).clamp(1, 2048) as usize,
+            allowed_private_hosts: c.allowed_private_hosts.clone(),
         }
     }
 }
