@@ -37,7 +37,7 @@ bench: ## speed figures (release builds, generated corpora); KERAI_BENCH_ONLY / 
 	@scripts/setup.sh
 	@scripts/bench.sh
 
-fuzz: ## run each parser's cargo-fuzz target for a few minutes (FUZZ_SECONDS, default 120); not in CI
+fuzz: ## fuzz each parser entry point for a few minutes (FUZZ_SECONDS, default 120) on the stable toolchain; not in CI
 	@scripts/fuzz.sh $${FUZZ_SECONDS:-120}
 
 docs: ## regenerate docs/reference/ (cli.md from the CLI, sql.md from COMMENT ON) and the output in docs/first-hour.md; make test fails while stale

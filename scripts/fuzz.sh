@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
-# Fuzzes every parser entry point with cargo-fuzz: each target runs for N seconds (default
-# 120), seeded from the repository's fixtures and the shared suites. Not part of CI.
+# Fuzzes every parser entry point with cargo-fuzz (libFuzzer) on the stable toolchain: each
+# target runs for N seconds (default 120), or for FUZZ_RUNS executions when that is set, from
+# the kept corpus under fuzz/corpus/<target>/, seeded from the repository's fixtures and the
+# shared suites. Not part of CI; `make test` replays the kept corpus (fuzz/tests/replay.rs).
 #
 #   scripts/fuzz.sh [SECONDS] [TARGET...]      scripts/fuzz.sh --list
+#   FUZZ_RUNS=1000000 scripts/fuzz.sh 0 html   (1M executions; with SECONDS > 0, whichever comes first)
+#   scripts/fuzz.sh --minimize [TARGET...]
 #
-# Targets (fuzz/fuzz_targets/):
+# Targets (fuzz/fuzz_targets/, bodies in fuzz/src/entries.rs):
 #   pdf docx xlsx epub text     the document converters (crates/kerai-core/src/convert)
 #   html                        charset detection, main content to markdown and text, links,
 #                               structured data (html::to_markdown / to_text / extract_structured)
@@ -13,20 +17,31 @@
 #   citations                   citations::detect_citations (URL, DOI, arXiv, author-year, concepts)
 #   references                  references::split_bibliography and parse_reference
 #   markdown                    markdown::validate_text and markdown::parse (kerai.parse_markdown)
+#   robots                      site::robots (parse, is_allowed, crawl_delay, sitemaps)
+#   sitemaps                    site::sitemap::parse (XML, text, RSS/Atom, gzip)
 #
-# Needs a nightly toolchain (`rustup toolchain install nightly`) and cargo-fuzz
-# (`cargo +nightly install cargo-fuzz --locked`); the script says so when either is missing.
-# Crashes land in fuzz/artifacts/<target>/; replay one with
-#   cd fuzz && cargo +nightly fuzz run <target> artifacts/<target>/<file>
+# Runs without sanitizers (`-s none`), which needs no nightly toolchain; Rust's own checks
+# (bounds, arithmetic overflow with -a, panics) still abort on a bug. Installs
+# cargo-fuzz when it is missing. Crashes land in fuzz/artifacts/<target>/; replay one with
+#   cd fuzz && cargo fuzz run -s none -O -a <target> artifacts/<target>/<file>
+# `--minimize` shrinks each kept corpus to the inputs that add coverage (cargo fuzz cmin).
 # Dependency panics caught by convert()'s safety net are listed with KERAI_FUZZ_LOG_PANICS=1.
 set -euo pipefail
-all=(pdf docx xlsx epub text html source_records language citations references markdown)
+all=(pdf docx xlsx epub text html source_records language citations references markdown robots sitemaps)
+CARGO_FUZZ_VERSION=0.13.2
 if [ "${1:-}" = "--list" ]; then
     printf '%s\n' "${all[@]}"
     exit 0
 fi
-secs="${1:-120}"
-shift || true
+minimize=0
+if [ "${1:-}" = "--minimize" ]; then
+    minimize=1
+    shift
+    secs=0
+else
+    secs="${1:-120}"
+    shift || true
+fi
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=("${all[@]}")
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -34,13 +49,18 @@ shared="${KERAI_SHARED:-$root/../shared}"
 fx="$root/crates/kerai-core/tests/fixtures"
 cd "$root/fuzz"
 
-if ! rustup run nightly rustc --version >/dev/null 2>&1; then
-    echo "scripts/fuzz.sh: cargo-fuzz needs a nightly toolchain: rustup toolchain install nightly" >&2
-    exit 2
+if ! cargo fuzz --version >/dev/null 2>&1; then
+    echo "scripts/fuzz.sh: installing cargo-fuzz ${CARGO_FUZZ_VERSION} (about 2 minutes)"
+    cargo install cargo-fuzz --version "$CARGO_FUZZ_VERSION" --locked >/dev/null \
+        || { echo "scripts/fuzz.sh: cargo install cargo-fuzz failed" >&2; exit 2; }
 fi
-if ! cargo +nightly fuzz --help >/dev/null 2>&1; then
-    echo "scripts/fuzz.sh: cargo-fuzz is missing: cargo +nightly install cargo-fuzz --locked" >&2
-    exit 2
+
+if [ "$minimize" = 1 ]; then
+    for t in "${targets[@]}"; do
+        echo "== $t: minimizing corpus/$t ($(ls "corpus/$t" | wc -l) inputs)"
+        cargo fuzz cmin -s none -O -a "$t" "corpus/$t" -- -rss_limit_mb=2048 -timeout=10 2>&1 | tail -1
+    done
+    exit 0
 fi
 
 seed() {
@@ -85,12 +105,39 @@ lines citations "$shared/suites/citations/intext_dev.jsonl" 50
 seed citations "$fx"/chunk/*.md
 lines references "$shared/suites/citations/references_anystyle_core.jsonl" 50
 seed markdown "$fx"/convert/*.md "$fx"/chunk/*.md
+robots_seeds() { # the distinct robots.txt bodies of the shared robots suite
+    mkdir -p corpus/robots
+    [ -f "$1" ] || return 0
+    python3 - "$1" corpus/robots <<'PY'
+import hashlib, json, sys
+path, out = sys.argv[1], sys.argv[2]
+for line in open(path, encoding="utf-8"):
+    body = json.loads(line).get("robots", "").encode()
+    if body:
+        open(f"{out}/suite-{hashlib.sha1(body).hexdigest()[:12]}", "wb").write(body)
+PY
+}
+robots_seeds "$shared/suites/robots/robots_cases.jsonl"
+mkdir -p corpus/sitemaps
+if [ -d "$shared/suites/sitemaps/usp" ]; then
+    find "$shared/suites/sitemaps/usp" -path '*/files/*' -type f | while read -r f; do
+        cp "$f" "corpus/sitemaps/usp-$(sha1sum "$f" | cut -c1-12)"
+    done
+fi
 
 status=0
 for t in "${targets[@]}"; do
-    echo "== $t: ${secs}s"
-    if ! cargo +nightly fuzz run -O "$t" "corpus/$t" -- \
-        -max_total_time="$secs" -rss_limit_mb=2048 -timeout=10 -print_final_stats=1; then
+    if [ -n "${FUZZ_RUNS:-}" ]; then
+        # FUZZ_RUNS executions, or SECONDS when that is not 0 and comes first.
+        echo "== $t: ${FUZZ_RUNS} executions (at most ${secs}s; 0: no limit)"
+        budget=(-runs="$FUZZ_RUNS")
+        [ "$secs" != 0 ] && budget+=(-max_total_time="$secs")
+    else
+        echo "== $t: ${secs}s"
+        budget=(-max_total_time="$secs")
+    fi
+    if ! cargo fuzz run -s none -O -a "$t" "corpus/$t" -- \
+        "${budget[@]}" -rss_limit_mb=2048 -timeout=10 -print_final_stats=1; then
         echo "!! $t found a problem: see fuzz/artifacts/$t/"
         status=1
     fi

@@ -5,14 +5,5 @@ use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     kerai_core_fuzz::init();
-    let Ok(text) = kerai_core::markdown::validate_text(data, "fuzz.md") else {
-        return;
-    };
-    let mut nodes = 0usize;
-    let summary = kerai_core::markdown::parse(text, |node| {
-        nodes += 1;
-        assert!(node.parent < node.index, "{node:?}");
-    });
-    assert_eq!(summary.nodes, nodes);
-    let _ = kerai_core::markdown::content_hash(text);
+    kerai_core_fuzz::entries::markdown(data);
 });

@@ -3,5 +3,6 @@
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    kerai_core_fuzz::check(data, "fuzz.pdf");
+    kerai_core_fuzz::init();
+    kerai_core_fuzz::entries::pdf(data);
 });

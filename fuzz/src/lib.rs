@@ -1,15 +1,16 @@
-//! Shared pieces of the conversion fuzz targets.
+//! The fuzz targets' entry points ([`entries`]) and their shared pieces.
 //!
 //! Panics: `convert()` catches panics (a safety net for the PDF dependencies), but libFuzzer's
 //! hook aborts on every panic before it can be caught. [`init`] installs a hook that aborts
 //! only for panics raised in kerai-core's own source, so bugs in our code are found while
 //! panics inside dependencies exercise the net. Set `KERAI_FUZZ_LOG_PANICS=1` to print those.
 
-use kerai_core::convert::{convert, Limits};
-use std::io::{Cursor, Write};
+pub mod entries;
+
+pub use entries::{check, package};
 use std::sync::Once;
 
-/// Installs the panic hook once.
+/// Installs the panic hook once (fuzz targets only: the replay test lets panics fail it).
 pub fn init() {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
@@ -25,33 +26,4 @@ pub fn init() {
             }
         }));
     });
-}
-
-/// Converts and checks the invariants: an error names the input and uses a catalogue form.
-pub fn check(data: &[u8], name: &str) {
-    init();
-    match convert(data, name, None, &Limits::default()) {
-        Ok(c) => {
-            assert!(c.metadata.word_count <= c.markdown.len());
-        }
-        Err(e) => {
-            let msg = e.to_string();
-            assert!(
-                msg.starts_with(&format!("corrupt or unsupported document: {name}"))
-                    || msg.starts_with(&format!("too large: {name}")),
-                "{msg}"
-            );
-        }
-    }
-}
-
-/// A zip holding `parts` (stored), for targets that fuzz one XML part inside a valid package.
-pub fn package(parts: &[(&str, &[u8])]) -> Vec<u8> {
-    let mut w = zip::ZipWriter::new(Cursor::new(Vec::new()));
-    let opts = zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Stored);
-    for (name, data) in parts {
-        w.start_file(*name, opts).expect("in-memory zip");
-        w.write_all(data).expect("in-memory zip");
-    }
-    w.finish().expect("in-memory zip").into_inner()
 }
