@@ -203,7 +203,7 @@ fn a_running_daemon_takes_queued_jobs_and_survives_the_database_going_away() {
     let again = out
         .stderr
         .lines()
-        .find(|l| l.contains("connected again after"))
+        .find(|l| l.contains("connected again after") || l.contains("accepts writes again after"))
         .unwrap_or_else(|| panic!("no reconnection reported:\n{}", out.stderr));
     eprintln!("after a 3 s outage: {again}");
     assert!(out.stderr.contains("stopped"), "{}", out.stderr);

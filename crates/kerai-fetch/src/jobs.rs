@@ -5,6 +5,7 @@
 use crate::exit::{Code, Failure};
 use crate::holder::{Holder, Liveness};
 use crate::output::{iso, parse_iso, print_json, Format, Table};
+use crate::site::outage::run_through_outages;
 use crate::site::runner::{self, JobSpec, RunOptions};
 use crate::site::{discover, scope::Scope};
 use crate::target::store::StoredTarget;
@@ -160,7 +161,9 @@ pub async fn execute(
         no_progress: flags.no_progress,
         quiet: false,
     };
-    let end = runner::run_job(url, &spec, &opts).await?;
+    let never = std::sync::atomic::AtomicBool::new(false);
+    let (end, fresh) = run_through_outages(url, &spec, &opts, &never).await?;
+    let client = fresh.as_ref().unwrap_or(client);
     finish(client, &spec, &worker, &end).await?;
     let code = report_with(client, spec.id, flags.format, flags.report_extra.as_ref()).await?;
     // A cancelled, interrupted or failed crawl stops here: its chunks wait for `kerai embed`.

@@ -6,18 +6,19 @@ use crate::args::{Format, WorkerArgs};
 use crate::db;
 use crate::exit::{Code, Failure};
 use crate::jobs::{finish, lease_seconds, report, spec_from_row, worker_name};
-use crate::site::runner::{self, RunOptions};
+use crate::site::outage::run_through_outages;
+use crate::site::runner::RunOptions;
 use std::time::Duration;
 
 pub async fn run(url: &str, args: WorkerArgs) -> Result<Code, Failure> {
     let mut conn = db::listen::connect(url, "kerai_jobs").await?;
-    let client = &conn.client;
+    let never = std::sync::atomic::AtomicBool::new(false);
     let worker = worker_name();
     let lease = lease_seconds();
     let mut worst = Code::Success;
     eprintln!("kerai: worker {worker} waiting for jobs");
     loop {
-        let row = db::jobs::begin_next(client, &worker, lease)
+        let row = db::jobs::begin_next(&conn.client, &worker, lease)
             .await
             .map_err(|e| Failure::critical(db::message(&e)))?;
         match row {
@@ -33,7 +34,12 @@ pub async fn run(url: &str, args: WorkerArgs) -> Result<Code, Failure> {
                     no_progress: true,
                     quiet: false,
                 };
-                let end = runner::run_job(url, &spec, &opts).await?;
+                // A job outlives the database going read-only or away: it pauses, then resumes.
+                let (end, fresh) = run_through_outages(url, &spec, &opts, &never).await?;
+                if fresh.is_some() {
+                    conn = db::listen::connect(url, "kerai_jobs").await?;
+                }
+                let client = &conn.client;
                 finish(client, &spec, &worker, &end).await?;
                 let mut code = report(client, spec.id, Format::Table).await?;
                 if !end.cancelled

@@ -3,8 +3,8 @@
 
 use super::Shared;
 use crate::args::DaemonArgs;
-use crate::db;
 use crate::db::listen::{connect_retrying, is_connection_error, Listening};
+use crate::db::{self, availability};
 use crate::exit::Failure;
 use crate::holder::{Holder, Liveness};
 use crate::jobs::{finish, report, spec_from_row};
@@ -12,7 +12,8 @@ use crate::output::Format;
 use crate::resolve::cycle::{cycle, drain, print_cycle};
 use crate::resolve::Pacer;
 use crate::retrieval::work::{embed_pending, llm_claims};
-use crate::site::runner::{self, RunOptions};
+use crate::site::outage::{pause, run_through_outages};
+use crate::site::runner::RunOptions;
 use serde_json::{json, Value};
 use std::sync::Arc;
 use std::time::Duration;
@@ -57,6 +58,17 @@ async fn ensure(shared: &Shared, conn: &mut Option<Listening>, channel: &str, la
     }
 }
 
+/// When `msg` says the database is read-only, pause the lane until it takes writes again (one
+/// message when it starts, one when it ends) and say so; otherwise false at once.
+async fn paused(shared: &Shared, lane: &str, msg: &str) -> bool {
+    if availability::classify(msg) != Some(availability::Unavailable::ReadOnly) {
+        return false;
+    }
+    shared.doing(lane, json!({"paused": msg}));
+    let _ = pause(&shared.url, msg, &format!("the {lane} lane"), &shared.stop).await;
+    true
+}
+
 /// The job to run next: one whose fetcher is provably gone (this host, no such process: a
 /// `kill -9`, a crash) is taken over at once, with the URLs it held; otherwise the next due
 /// one, or one whose lease ended (`kerai._job_begin`).
@@ -90,6 +102,9 @@ pub async fn site(shared: Arc<Shared>) {
             Ok(row) => row,
             Err(e) => {
                 let msg = db::message(&e);
+                if paused(&shared, "site", &msg).await {
+                    continue;
+                }
                 if !(c.client.is_closed() || is_connection_error(&msg)) {
                     shared.failed("site", &msg);
                     shared.pause(shared.poll).await;
@@ -133,7 +148,19 @@ pub async fn site(shared: Arc<Shared>) {
             no_progress: true,
             quiet: true,
         };
-        let end = runner::run_job(&shared.url, &spec, &opts).await;
+        let end = run_through_outages(&shared.url, &spec, &opts, &shared.stop)
+            .await
+            .map(|(end, fresh)| (end, fresh.is_some()));
+        // The job outlived an outage on connections of its own: this lane's may be gone too.
+        let reconnected = matches!(&end, Ok((_, true)));
+        let end = end.map(|(end, _)| end);
+        if reconnected {
+            conn = None;
+            if !ensure(&shared, &mut conn, "kerai_jobs", "site").await {
+                break;
+            }
+        }
+        let c = conn.as_ref().expect("connected");
         let interrupted = matches!(&end, Ok(e) if e.error.as_deref() == Some("interrupted"));
         let lost = match &end {
             Ok(e) => e.error.as_deref().is_some_and(is_connection_error),
@@ -235,6 +262,7 @@ pub async fn resolve(shared: Arc<Shared>, agent: String, rate: Duration) {
                 conn = None;
                 continue;
             }
+            Err(e) if paused(&shared, "resolve", &e).await => continue,
             Err(e) => {
                 shared.failed("resolve", &format!("crawl cycle failed: {e}"));
                 if shared.once {
@@ -255,6 +283,9 @@ pub async fn resolve(shared: Arc<Shared>, agent: String, rate: Duration) {
                         if let Err(e) = drain(&c.client, &shared.worker, shared.lease, &shared.stop, &pacer).await {
                             if c.client.is_closed() || is_connection_error(&e) {
                                 conn = None;
+                                break;
+                            }
+                            if paused(&shared, "resolve", &e).await {
                                 break;
                             }
                             shared.failed("resolve", &format!("resolving failed: {e}"));
@@ -314,6 +345,7 @@ pub async fn embed(shared: Arc<Shared>) {
                 client = None;
                 continue;
             }
+            Err(e) if paused(&shared, "embed", &e).await => continue,
             Err(e) => shared.failed("embed", &e),
         }
         if matches!(db::embed::llm_claims_on(c).await, Ok(true)) {

@@ -18,7 +18,7 @@
 mod lanes;
 
 use crate::args::{DaemonArgs, Lane};
-use crate::db;
+use crate::db::{self, availability};
 use crate::exit::{Code, Failure};
 use crate::holder::worker_name;
 use crate::jobs::lease_seconds;
@@ -238,7 +238,8 @@ async fn heartbeat(shared: Arc<Shared>) {
                         slot.get_or_insert(msg);
                     }
                 }
-                if !c.is_closed() {
+                // A read-only database is reported by the lanes, which pause for it.
+                if !c.is_closed() && availability::classify(&db::message(&e)).is_none() {
                     eprintln!("kerai: warning: heartbeat failed: {}", db::message(&e));
                 }
                 client = None;

@@ -2,6 +2,7 @@
 //! submodule per part of the contract, every `kerai._*` function the fetcher calls.
 
 pub mod answer;
+pub mod availability;
 pub mod crawl_queue;
 pub mod daemons;
 pub mod embed;
@@ -43,7 +44,7 @@ pub async fn connect(url: &str) -> Result<Client, Failure> {
     })?;
     tokio::spawn(async move {
         if let Err(e) = connection.await {
-            eprintln!("kerai: database connection closed: {e}");
+            eprintln!("kerai: database connection closed: {}", message(&e));
         }
     });
     check_extension(&client).await?;

@@ -26,6 +26,35 @@ impl Drop for TempDir {
     }
 }
 
+/// Room the browser's profile needs in the temporary directory (Chromium writes a few MB).
+const PROFILE_ROOM: u64 = 32 << 20;
+
+/// Bytes free to this process in the file system holding `dir`.
+fn room(dir: &Path) -> Option<u64> {
+    let path = std::ffi::CString::new(dir.as_os_str().as_encoded_bytes()).ok()?;
+    let mut st: libc::statvfs = unsafe { std::mem::zeroed() };
+    // SAFETY: `path` is a NUL-terminated string and `st` a statvfs the call fills in.
+    if unsafe { libc::statvfs(path.as_ptr(), &mut st) } != 0 {
+        return None;
+    }
+    Some(st.f_bavail as u64 * st.f_frsize as u64)
+}
+
+/// Why the temporary directory cannot hold a browser profile now (a full disk), if it cannot.
+pub fn no_room() -> Option<String> {
+    let dir = std::env::temp_dir();
+    let free = room(&dir)?;
+    (free < PROFILE_ROOM).then(|| {
+        format!(
+            "no room for the browser's profile: {} has {} KiB free and rendering needs {} MiB; \
+             free some space there, or point TMPDIR at a larger disk",
+            dir.display(),
+            free >> 10,
+            PROFILE_ROOM >> 20
+        )
+    })
+}
+
 impl Browser {
     pub async fn launch(binary: &Path, user_agent: &str) -> Result<Browser, String> {
         if !binary.exists() {
@@ -76,7 +105,10 @@ impl Browser {
             }
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
-        let endpoint = endpoint.ok_or("Chromium did not open its DevTools port within 10 s")?;
+        let endpoint = endpoint.ok_or_else(|| {
+            no_room()
+                .unwrap_or_else(|| "Chromium did not open its DevTools port within 10 s".into())
+        })?;
         let (socket, _) = tokio_tungstenite::connect_async(&endpoint)
             .await
             .map_err(|e| format!("cannot connect to {endpoint}: {e}"))?;

@@ -37,6 +37,14 @@ impl Renderer {
     pub async fn render(&self, url: &str) -> Result<String, ResourceError> {
         let mut guard = self.browser.lock().await;
         if guard.is_none() {
+            // A full disk fails this page (and the next, until there is room), not the job.
+            if let Some(why) = cdp::no_room() {
+                return Err(ResourceError::new(
+                    ErrorKind::Unreachable,
+                    url,
+                    format!("cannot render it: {why}"),
+                ));
+            }
             let b = Browser::launch(&Self::binary(), &self.user_agent).await.map_err(|e| {
                 ResourceError::new(
                     ErrorKind::Unreachable,

@@ -4,6 +4,7 @@
 
 pub mod discover;
 pub mod hosts;
+pub mod outage;
 pub mod process;
 pub mod progress;
 pub mod record;

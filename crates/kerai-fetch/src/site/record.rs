@@ -1,7 +1,7 @@
 //! The recorder: results go to Postgres in batches (`db::jobs::record`), on a connection of
 //! their own, so fetching never waits for the database and the database sees few, large
 //! transactions. A batch the database refuses is retried item by item, so one bad page fails
-//! alone.
+//! alone; a database that refuses everything (read-only, away) fails no page.
 
 use kerai_core::wire::site::{JobError, RecordCounts};
 use kerai_core::wire::site_result::{JobResult, Outcome};
@@ -144,11 +144,19 @@ async fn write(
     let batch = std::mem::take(buf);
     match record(db, job, worker, &batch).await {
         Ok(counts) => add(totals, &counts),
+        // A database that is read-only or away refuses every item alike: none is failed for
+        // it. The batch's URLs stay leased to this worker and are fetched again on resume.
+        Err(e) if crate::db::availability::classify(&e).is_some() => {
+            *last_error = Some(format!("cannot record results: {e}"));
+        }
         Err(_) => {
             // Isolate the item the database refused; the others are written one by one.
             for item in batch {
                 match record(db, job, worker, std::slice::from_ref(&item)).await {
                     Ok(counts) => add(totals, &counts),
+                    Err(e) if crate::db::availability::classify(&e).is_some() => {
+                        *last_error = Some(format!("cannot record results: {e}"));
+                    }
                     Err(e) => {
                         let error = JobError {
                             kind: "storage".into(),
