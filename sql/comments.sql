@@ -17,6 +17,16 @@ COMMENT ON FUNCTION kerai.enqueue_job(text, text, jsonb, text, text) IS
     'Errors `22023`: unknown target, `if_running` other than `refuse` or `queue`; a `mode` other than '
     '`incremental`, `full`, `since`, `url`, `retry` or `dry_run` fails a check (`23514`). Requires `kerai_editor`.';
 
+COMMENT ON FUNCTION kerai.set_target_active(text, boolean) IS
+    'Disables (false) or enables (true) a target: a disabled target''s pg_cron schedule queues nothing '
+    '(`SCHEDULE_SKIPPED` logged), no worker or daemon starts its jobs, and `enqueue_job` refuses it (`55000`). '
+    'Disabling cancels its queued jobs; a running one goes on until it ends or is cancelled. Returns whether '
+    'the target was active before. Needs `kerai_editor`.';
+COMMENT ON FUNCTION kerai.delete_target(text, boolean) IS
+    'Deletes a target with its pages, versions, jobs, job logs and config history; its documents (nodes, chunks, '
+    'vectors) stay in the corpus unless `keep_documents` is false (needs `kerai_admin`). Refused (`55006`) while '
+    'a job of the target runs. Returns `{target, pages, versions, jobs, documents, documents_kept}`. Needs '
+    '`kerai_editor`.';
 COMMENT ON FUNCTION kerai.cancel_job(uuid) IS
     'Cancels a `PENDING` or `RUNNING` job: status `CANCELLED`, its pending and leased URLs skipped with '
     '`error_kind` `cancelled`, `CRAWL_CANCELLED` logged; its fetcher stops at its next heartbeat. Returns the '
@@ -32,8 +42,9 @@ COMMENT ON FUNCTION kerai.job_metrics(uuid) IS
 
 COMMENT ON FUNCTION kerai.robots_allowed(text, text, text) IS
     'True when `user_agent` may fetch `url` under the given robots.txt text, with Google''s semantics '
-    '(RFC 9309 and Google''s extensions). A full User-Agent header is reduced to its product token '
-    '(`kerai/0.1 (...)` is matched as `kerai`).';
+    '(RFC 9309 and Google''s extensions). A full User-Agent header (one with a `/`) is reduced to its '
+    'product token (`kerai/0.1 (...)` is matched as `kerai`); a bare name is matched as it is (`Foo Bar` is '
+    'not a valid agent name, so only the `*` group applies).';
 
 COMMENT ON FUNCTION kerai.normalize_url(text) IS
     'kerai''s normal form of a URL: lower-case scheme and host, no default port, no fragment, dot segments '

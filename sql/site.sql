@@ -79,6 +79,75 @@ BEGIN
 END
 $$;
 
+-- Disable (or enable again) a target: a disabled target's schedule queues nothing, no worker
+-- or daemon starts its jobs, and kerai.enqueue_job refuses it. Its queued jobs are cancelled;
+-- a running one goes on (kerai.cancel_job stops it). Returns whether it was active before.
+CREATE FUNCTION kerai.set_target_active(target text, active boolean) RETURNS boolean
+LANGUAGE plpgsql AS $$
+#variable_conflict use_variable
+DECLARE
+    allowed boolean := kerai._require('kerai_editor', 'kerai.set_target_active');
+    t kerai.targets := kerai._target(target);
+    job uuid;
+BEGIN
+    IF active IS NULL THEN
+        RAISE EXCEPTION 'active must be true or false' USING ERRCODE = '22023';
+    END IF;
+    UPDATE kerai.targets tg SET is_active = active, updated_at = now() WHERE tg.id = t.id;
+    IF NOT active THEN
+        FOR job IN SELECT j.id FROM kerai.scrape_jobs j WHERE j.target_id = t.id AND j.status = 'PENDING' LOOP
+            PERFORM kerai.cancel_job(job);
+        END LOOP;
+    END IF;
+    IF t.is_active IS DISTINCT FROM active THEN
+        INSERT INTO kerai.job_logs (target_id, level, event, message)
+        VALUES (t.id, 'INFO', CASE WHEN active THEN 'TARGET_ENABLED' ELSE 'TARGET_DISABLED' END,
+                format('target %s %s by %s', t.name, CASE WHEN active THEN 'enabled' ELSE 'disabled' END, current_user));
+    END IF;
+    RETURN t.is_active;
+END
+$$;
+
+-- Delete a target with its pages, versions, jobs, logs and config history. Its documents
+-- (nodes, chunks, vectors) stay in the corpus unless keep_documents is false (kerai_admin).
+-- Refused while a job of it runs. Returns what was removed.
+CREATE FUNCTION kerai.delete_target(target text, keep_documents boolean DEFAULT true) RETURNS jsonb
+LANGUAGE plpgsql AS $$
+#variable_conflict use_variable
+DECLARE
+    allowed boolean := kerai._require('kerai_editor', 'kerai.delete_target');
+    t kerai.targets := kerai._target(target);
+    running uuid;
+    out jsonb;
+    docs uuid[];
+BEGIN
+    IF NOT coalesce(keep_documents, true) THEN
+        PERFORM kerai._require('kerai_admin', 'kerai.delete_target(…, keep_documents => false)');
+    END IF;
+    PERFORM 1 FROM kerai.targets tg WHERE tg.id = t.id FOR UPDATE;
+    SELECT j.id INTO running FROM kerai.scrape_jobs j WHERE j.target_id = t.id AND j.status = 'RUNNING' LIMIT 1;
+    IF running IS NOT NULL THEN
+        RAISE EXCEPTION 'target "%" has a running job (%)', t.name, running USING ERRCODE = '55006',
+            HINT = format('cancel it first: kerai cancel %s (or SELECT kerai.cancel_job(%L))', running, running);
+    END IF;
+    SELECT array_agg(DISTINCT v.document_id) FILTER (WHERE v.document_id IS NOT NULL) INTO docs
+      FROM kerai.page_versions v JOIN kerai.pages p ON p.id = v.page_id WHERE p.target_id = t.id;
+    out := jsonb_build_object(
+        'target', t.name,
+        'pages', (SELECT count(*) FROM kerai.pages p WHERE p.target_id = t.id),
+        'versions', (SELECT count(*) FROM kerai.page_versions v JOIN kerai.pages p ON p.id = v.page_id
+                      WHERE p.target_id = t.id),
+        'jobs', (SELECT count(*) FROM kerai.scrape_jobs j WHERE j.target_id = t.id),
+        'documents', coalesce(cardinality(docs), 0),
+        'documents_kept', coalesce(keep_documents, true));
+    IF NOT coalesce(keep_documents, true) AND docs IS NOT NULL THEN
+        DELETE FROM kerai.nodes n WHERE n.id = ANY (docs);
+    END IF;
+    DELETE FROM kerai.targets tg WHERE tg.id = t.id;
+    RETURN out;
+END
+$$;
+
 CREATE TABLE kerai.pages (
     id               uuid PRIMARY KEY DEFAULT gen_random_uuid(),
     target_id        uuid NOT NULL REFERENCES kerai.targets (id) ON DELETE CASCADE,
@@ -271,6 +340,16 @@ BEGIN
     IF if_running NOT IN ('refuse', 'queue') THEN
         RAISE EXCEPTION 'if_running must be refuse or queue, not "%"', if_running USING ERRCODE = '22023';
     END IF;
+    IF NOT t.is_active THEN
+        -- A schedule of a disabled target queues nothing, and says so once a run.
+        IF launched_by = 'pg_cron' THEN
+            INSERT INTO kerai.job_logs (target_id, level, event, message)
+            VALUES (t.id, 'INFO', 'SCHEDULE_SKIPPED', format('target %s is disabled: the scheduled crawl was not queued', t.name));
+            RETURN NULL;
+        END IF;
+        RAISE EXCEPTION 'target "%" is disabled', t.name USING ERRCODE = '55000',
+            HINT = format('enable it: kerai config enable %s (or SELECT kerai.set_target_active(%L, true))', t.name, t.name);
+    END IF;
     PERFORM 1 FROM kerai.targets WHERE id = t.id FOR UPDATE;
     SELECT j.id INTO running FROM kerai.scrape_jobs j WHERE j.target_id = t.id AND j.status = 'RUNNING'
      ORDER BY j.started_at LIMIT 1;
@@ -306,6 +385,7 @@ BEGIN
      WHERE (job IS NULL OR s.id = job) AND (t IS NULL OR s.target_id = t)
        AND ((s.status = 'PENDING' AND (s.scheduled_at <= now() OR s.id = job))
             OR (s.status = 'RUNNING' AND (s.lease_until < now() OR s.id = job)))
+       AND EXISTS (SELECT 1 FROM kerai.targets tg WHERE tg.id = s.target_id AND tg.is_active)
      ORDER BY (s.status = 'RUNNING') DESC, s.scheduled_at
      LIMIT 1 FOR UPDATE SKIP LOCKED;
     IF NOT FOUND THEN
@@ -358,9 +438,12 @@ DECLARE
 BEGIN
     SELECT * INTO j FROM kerai.scrape_jobs s WHERE s.id = job FOR UPDATE;
     room := coalesce((j.config->>'max_pages')::integer, 1000000) - j.urls_enqueued;
-    IF room <= 0 OR urls IS NULL OR jsonb_array_length(urls) = 0 THEN
+    IF urls IS NULL OR jsonb_array_length(urls) = 0 THEN
         RETURN 0;
     END IF;
+    IF room <= 0 THEN
+        added := 0;
+    ELSE
     WITH ins AS (
         INSERT INTO kerai.job_urls (job_id, url, url_hash, host, depth, discovered_from, via, sitemap)
         SELECT job, u->>'url', u->>'url_hash', u->>'host', coalesce((u->>'depth')::integer, 0),
@@ -374,6 +457,15 @@ BEGIN
     )
     SELECT count(*) INTO added FROM ins;
     UPDATE kerai.scrape_jobs s SET urls_enqueued = s.urls_enqueued + added WHERE s.id = job;
+    END IF;
+    -- The budget cut the crawl short: say so once (the job then exits 1, see job_metrics).
+    IF added >= room AND NOT coalesce((j.metrics->>'max_pages_reached')::boolean, false)
+       AND EXISTS (SELECT 1 FROM jsonb_array_elements(urls) u
+                    WHERE NOT EXISTS (SELECT 1 FROM kerai.job_urls x WHERE x.job_id = job AND x.url_hash = u->>'url_hash')) THEN
+        UPDATE kerai.scrape_jobs s SET metrics = s.metrics || '{"max_pages_reached": true}' WHERE s.id = job;
+        PERFORM kerai._job_log(job, 'WARN', 'MAX_PAGES',
+            format('max_pages %s reached: further URLs were not queued', j.config->>'max_pages'));
+    END IF;
     RETURN added;
 END
 $$;
@@ -635,8 +727,45 @@ LANGUAGE sql STABLE AS $$
                count(*) FILTER (WHERE u.outcome = 'unchanged') AS unchanged_count,
                count(*) FILTER (WHERE u.outcome = 'failed') AS error_count,
                count(*) FILTER (WHERE u.status = 'skipped') AS skipped_count,
-               count(*) FILTER (WHERE u.status IN ('pending', 'leased')) AS remaining
+               count(*) FILTER (WHERE u.status IN ('pending', 'leased')) AS remaining,
+               count(*) FILTER (WHERE u.error_kind = 'not_reached') AS not_reached,
+               count(*) FILTER (WHERE u.via = 'seed' AND u.error_kind = 'robots_disallowed') AS robots_seeds
           FROM u
+    ), logged AS (
+        SELECT count(*) FILTER (WHERE l.event = 'MAX_RUNTIME') AS runtime,
+               count(*) FILTER (WHERE l.event = 'MAX_PAGES') AS budget,
+               count(*) FILTER (WHERE l.event = 'CRAWLER_TRAP') AS traps
+          FROM kerai.job_logs l WHERE l.job_id = job AND l.event IN ('MAX_RUNTIME', 'MAX_PAGES', 'CRAWLER_TRAP')
+    ), left_out AS (
+        -- What the run left out of its scope: any of it makes a finished job exit 1.
+        SELECT coalesce(jsonb_agg(x.r ORDER BY x.ord), '[]'::jsonb) AS reasons FROM m, logged, j, LATERAL (
+            SELECT 1, jsonb_build_object('reason', 'errors', 'count', m.error_count,
+                                         'detail', format('%s URLs failed', m.error_count))
+             WHERE m.error_count > 0
+            UNION ALL
+            SELECT 2, jsonb_build_object('reason', 'max_runtime', 'count', m.not_reached,
+                                         'detail', format('max_runtime %s reached: %s URLs not fetched',
+                                                          j.config->>'max_runtime', m.not_reached))
+             WHERE logged.runtime > 0
+            UNION ALL
+            SELECT 3, jsonb_build_object('reason', 'not_reached', 'count', m.not_reached,
+                                         'detail', format('%s URLs not reached before the job ended', m.not_reached))
+             WHERE logged.runtime = 0 AND m.not_reached > 0
+            UNION ALL
+            SELECT 4, jsonb_build_object('reason', 'max_pages', 'count', j.urls_enqueued,
+                                         'detail', format('max_pages %s reached: further URLs were not queued',
+                                                          j.config->>'max_pages'))
+             WHERE logged.budget > 0
+            UNION ALL
+            SELECT 5, jsonb_build_object('reason', 'crawler_trap', 'count', logged.traps,
+                                         'detail', format('%s URL shapes stopped as crawler traps (trap_limit %s)',
+                                                          logged.traps, j.config->>'trap_limit'))
+             WHERE logged.traps > 0
+            UNION ALL
+            SELECT 6, jsonb_build_object('reason', 'robots_blocked_seeds', 'count', m.robots_seeds,
+                                         'detail', format('%s seeds disallowed by robots.txt', m.robots_seeds))
+             WHERE m.robots_seeds > 0
+        ) x(ord, r)
     ), per_type AS (
         SELECT coalesce(jsonb_object_agg(t, c), '{}'::jsonb) AS subtotals FROM (
             SELECT coalesce(source_type, 'unknown') AS t,
@@ -658,11 +787,12 @@ LANGUAGE sql STABLE AS $$
         'throughput_items_per_min', CASE WHEN extract(epoch FROM coalesce(j.finished_at, now()) - j.started_at) > 0
             THEN round((m.items * 60 / extract(epoch FROM coalesce(j.finished_at, now()) - j.started_at))::numeric, 1)
             ELSE 0 END,
-        'subtotals', per_type.subtotals)
-    FROM m, j, per_type
+        'subtotals', per_type.subtotals, 'left_out', left_out.reasons)
+    FROM m, j, per_type, left_out
 $$;
 
--- Finish a job. status COMPLETED: exit code 0 without item errors, 1 with some. FAILED:
+-- Finish a job. status COMPLETED: exit code 0 when everything in scope was fetched or found
+-- unchanged, 1 when something was left out (metrics->'left_out' says what). FAILED:
 -- retried (back to PENDING, after 30 s x 2^retry_count) while retry_count + 1 < max_retries,
 -- keeping its unfinished URLs (leases released) for the retry to fetch; else final with exit
 -- code 2. URLs left unfetched by a final job (max_runtime, failure) are marked skipped.
@@ -673,6 +803,10 @@ DECLARE
     j kerai.scrape_jobs;
     m jsonb;
     code integer;
+    fetched bigint;
+    failed bigint;
+    first_error text;
+    final boolean := false;
 BEGIN
     SELECT * INTO j FROM kerai.scrape_jobs s WHERE s.id = job FOR UPDATE;
     IF NOT FOUND THEN
@@ -689,7 +823,21 @@ BEGIN
                                           AND u.leased_by IS DISTINCT FROM worker AND u.lease_until > now()) THEN
         RETURN j;
     END IF;
-    IF status = 'FAILED' AND j.retry_count + 1 < j.max_retries
+    -- A run that fetched nothing at all, every URL failing, could not do its job: FAILED
+    -- (exit 2), not retried (the next run, or retry-failures, tries again).
+    IF status = 'COMPLETED' THEN
+        SELECT count(*) FILTER (WHERE u.outcome IN ('new', 'updated', 'unchanged')),
+               count(*) FILTER (WHERE u.outcome = 'failed'),
+               min(u.url || ': ' || u.error) FILTER (WHERE u.outcome = 'failed')
+          INTO fetched, failed, first_error
+          FROM kerai.job_urls u WHERE u.job_id = job;
+        IF fetched = 0 AND failed > 0 THEN
+            status := 'FAILED';
+            error := format('no URL could be fetched: %s failed (%s)', failed, first_error);
+            final := true;
+        END IF;
+    END IF;
+    IF status = 'FAILED' AND NOT final AND j.retry_count + 1 < j.max_retries
        AND NOT EXISTS (SELECT 1 FROM kerai.scrape_jobs o WHERE o.target_id = j.target_id AND o.status = 'PENDING') THEN
         UPDATE kerai.job_urls u SET status = 'pending', leased_by = NULL, lease_until = NULL
          WHERE u.job_id = job AND u.status = 'leased';
@@ -705,7 +853,7 @@ BEGIN
      WHERE u.job_id = job AND u.status IN ('pending', 'leased');
     UPDATE kerai.scrape_jobs s SET finished_at = now() WHERE s.id = job;
     m := kerai.job_metrics(job);
-    code := CASE WHEN status = 'FAILED' THEN 2 WHEN (m->>'error_count')::integer > 0 THEN 1 ELSE 0 END;
+    code := CASE WHEN status = 'FAILED' THEN 2 WHEN jsonb_array_length(m->'left_out') > 0 THEN 1 ELSE 0 END;
     UPDATE kerai.scrape_jobs s SET status = status, metrics = m, error = error, exit_code = code, lease_until = NULL
      WHERE s.id = job RETURNING * INTO j;
     PERFORM kerai._job_log(job, CASE WHEN status = 'FAILED' THEN 'ERROR' WHEN code = 1 THEN 'WARN' ELSE 'INFO' END,

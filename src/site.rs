@@ -5,10 +5,18 @@ use pgrx::prelude::*;
 
 /// `kerai.robots_allowed(robots_txt, user_agent, url)`: may `user_agent` fetch `url` under
 /// `robots_txt`, with Google's semantics (RFC 9309 and Google's extensions)? A full
-/// User-Agent header is reduced to its product token (`kerai/0.1 (…)` is matched as `kerai`).
+/// User-Agent header is reduced to its product token (`kerai/0.1 (…)` is matched as `kerai`);
+/// a bare name is matched as it is.
 #[pg_extern(immutable, strict, parallel_safe)]
 pub(crate) fn robots_allowed(robots_txt: &str, user_agent: &str, url: &str) -> bool {
-    robots::allowed(robots_txt, robots::product_token(user_agent), url)
+    // A whole User-Agent header (`kerai/0.3 (knowledge crawler)`) is matched by its product
+    // token; a bare name (`Foo Bar`) as it is, as Google's matcher does.
+    let agent = if user_agent.contains('/') {
+        robots::product_token(user_agent)
+    } else {
+        user_agent
+    };
+    robots::allowed(robots_txt, agent, url)
 }
 
 /// `kerai.normalize_url(url)`: the form kerai stores (lower-case scheme and host, no default

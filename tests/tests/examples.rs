@@ -244,7 +244,14 @@ fn every_help_example_runs_cleanly() {
         // refusal says so (exit 2) and what to run.
         let needs_cron = args.first().is_some_and(|a| a == "schedule")
             && args.get(1).is_some_and(|a| a == "set" || a == "remove");
-        let expected = if needs_cron { 2 } else { 0 };
+        // `config delete` without --yes says what would go and exits 2, changing nothing.
+        let preview = args.first().is_some_and(|a| a == "config")
+            && args.get(1).is_some_and(|a| a == "delete")
+            && !args.iter().any(|a| a == "--yes");
+        if preview && !r.stderr.contains("--yes") {
+            wrong.push("the preview does not say how to delete".into());
+        }
+        let expected = if needs_cron || preview { 2 } else { 0 };
         if r.code != expected {
             wrong.push(format!("exit code {} (expected {expected})", r.code));
         }

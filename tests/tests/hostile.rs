@@ -269,7 +269,13 @@ fn robots_txt_status_rules() {
         ],
     );
     let run = kerai(&db.url, &["run", "b", "--no-progress"]);
-    assert_eq!(run.code, 1, "{}\n{}", run.stdout, run.stderr);
+    // Nothing could be fetched: the run could not do its job.
+    assert_eq!(run.code, 2, "{}\n{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout.contains("no URL could be fetched"),
+        "{}",
+        run.stdout
+    );
     let err: String = db.one("SELECT error FROM kerai.job_urls WHERE url LIKE '%/'");
     assert!(
         err.contains("robots.txt of 127.0.0.1 is unreachable") && err.contains("host suspended"),

@@ -62,6 +62,9 @@ pub enum Command {
     /// Job logs, oldest first.
     #[command(after_help = examples::LOGS)]
     Logs(LogsArgs),
+    /// Cancel a queued or running crawl job (its fetcher stops at its next heartbeat).
+    #[command(after_help = examples::CANCEL)]
+    Cancel(CancelArgs),
     /// Crawl again the URLs that failed recently.
     #[command(after_help = examples::RETRY)]
     RetryFailures(RetryArgs),
@@ -134,12 +137,33 @@ pub enum ConfigCommand {
         #[arg(long, value_enum, default_value = "table")]
         format: Format,
     },
+    /// Stop crawling a target: its schedule queues nothing, no worker or daemon runs it, and its queued jobs are cancelled.
+    Disable { name: String },
+    /// Crawl a disabled target again.
+    Enable { name: String },
+    /// Delete a target with its pages, versions, jobs and logs (its documents stay unless --remove-documents).
+    #[command(after_help = examples::CONFIG_DELETE)]
+    Delete {
+        name: String,
+        /// Delete; without it, say what would be removed and change nothing.
+        #[arg(long)]
+        yes: bool,
+        /// Remove the target's documents (nodes, chunks, vectors) from the corpus too (kerai_admin).
+        #[arg(long)]
+        remove_documents: bool,
+    },
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
 pub enum ConfigFormat {
     Toml,
     Json,
+}
+
+#[derive(Args, Debug)]
+pub struct CancelArgs {
+    /// The job's id (`kerai status`, `kerai report --format json`).
+    pub job: String,
 }
 
 #[derive(Args, Debug)]
@@ -440,6 +464,13 @@ Examples:
   kerai config set intranet --base-url https://intranet.example.com/ max_pages=500 file_types=html,pdf
   kerai config set intranet rate_limit_rps=1 exclude=/private/*,*print=* trailing_slash=strip
   kerai config set intranet --file targets.toml";
+    pub const CONFIG_DELETE: &str = "\
+Examples:
+  kerai config delete intranet            say what would be removed (exit 2), change nothing;
+                                          --yes deletes, the documents staying in the corpus";
+    pub const CANCEL: &str = "\
+Examples:
+  kerai cancel 0190f3c2-...               a job id from `kerai status` or `kerai report`";
     pub const CONFIG_GET: &str = "\
 Examples:
   kerai config get intranet               TOML, every field, headed by the config version
@@ -452,7 +483,7 @@ Examples:
     pub const TARGETS: &str = "\
 Examples:
   kerai targets
-  kerai targets --format json             [{name, id, base_url, config_version, max_pages, file_types, config}]";
+  kerai targets --format json             [{name, id, base_url, config_version, active, max_pages, file_types, config}]";
     pub const RUN: &str = "\
 Examples:
   kerai run intranet                      incremental: conditional GET, sitemap lastmod

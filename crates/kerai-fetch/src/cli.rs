@@ -18,6 +18,7 @@ pub async fn run(cli: Cli) -> Code {
         Command::Daemon(args) => daemon::run(&url, args).await,
         Command::Report(args) => commands::report::run(&url, args).await,
         Command::Logs(args) => commands::logs::run(&url, args).await,
+        Command::Cancel(args) => commands::lifecycle::cancel(&url, &args.job).await,
         Command::RetryFailures(args) => commands::retry::run(&url, args).await,
         Command::Schedule(cmd) => commands::schedule::run(&url, cmd).await,
         Command::Crawl(args) => commands::crawl::run(&url, args).await,

@@ -454,6 +454,15 @@ pub fn render_report(r: &Value) -> String {
         n("docs_processed"),
         n("warning_count")
     ));
+    if let Some(reasons) = m["left_out"]
+        .as_array()
+        .filter(|a| !a.is_empty() && r["exit_code"] == 1)
+    {
+        out.push_str("left out (exit 1):\n");
+        for why in reasons {
+            out.push_str(&format!("  - {}\n", why["detail"].as_str().unwrap_or("?")));
+        }
+    }
     if let Some(e) = r["error"].as_str() {
         out.push_str(&format!("error: {e}\n"));
     }

@@ -19,6 +19,13 @@ pub async fn run(url: &str, cmd: ConfigCommand) -> Result<Code, Failure> {
             file,
             settings,
         } => set(url, name, base_url, file, settings).await,
+        ConfigCommand::Disable { name } => super::lifecycle::set_active(url, &name, false).await,
+        ConfigCommand::Enable { name } => super::lifecycle::set_active(url, &name, true).await,
+        ConfigCommand::Delete {
+            name,
+            yes,
+            remove_documents,
+        } => super::lifecycle::delete(url, &name, yes, remove_documents).await,
         ConfigCommand::Get { name, format } => {
             let client = db::connect(url).await?;
             let t = pick(&client, name).await?;
@@ -48,6 +55,7 @@ pub async fn run(url: &str, cmd: ConfigCommand) -> Result<Code, Failure> {
                             base_url: t.base_url,
                             config: t.config,
                             config_version: 0,
+                            is_active: true,
                         })
                         .collect();
                     (all, AddressGuard::default())
@@ -63,7 +71,13 @@ pub async fn run(url: &str, cmd: ConfigCommand) -> Result<Code, Failure> {
             let mut worst = Code::Success;
             let mut results = Vec::new();
             for t in &targets {
-                let problems = t.config.problems(&t.base_url);
+                let mut problems = t.config.problems(&t.base_url);
+                // The secret, read as a run would read it (in this environment), never shown.
+                if let Some(a) = t.config.auth.as_ref().filter(|a| a.problems().is_empty()) {
+                    if let Err(e) = a.secret(&t.name) {
+                        problems.push(e);
+                    }
+                }
                 if !problems.is_empty() {
                     worst = Code::Critical;
                 }
@@ -192,7 +206,7 @@ pub async fn list(url: &str, format: Format) -> Result<Code, Failure> {
                 .map(|s| {
                     json!({
                         "name": s.name, "id": s.id, "base_url": s.base_url,
-                        "config_version": s.config_version, "max_pages": s.config.max_pages,
+                        "config_version": s.config_version, "active": s.is_active, "max_pages": s.config.max_pages,
                         "file_types": s.config.file_types, "config": s.config,
                     })
                 })
@@ -203,7 +217,11 @@ pub async fn list(url: &str, format: Format) -> Result<Code, Failure> {
     let mut t = Table::new(&["target", "base url", "config version", "max pages", "types"]);
     for s in &all {
         t.row(vec![
-            s.name.clone(),
+            if s.is_active {
+                s.name.clone()
+            } else {
+                format!("{} (disabled)", s.name)
+            },
             s.base_url.clone(),
             s.config_version.to_string(),
             s.config.max_pages.to_string(),

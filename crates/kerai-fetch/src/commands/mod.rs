@@ -5,6 +5,7 @@ pub mod config;
 pub mod crawl;
 pub mod embed;
 pub mod extract;
+pub mod lifecycle;
 pub mod logs;
 pub mod report;
 pub mod retry;

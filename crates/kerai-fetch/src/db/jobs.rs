@@ -143,6 +143,16 @@ pub async fn log_out_of_scope(
         .await
 }
 
+/// Log that the site has no sitemap (`kerai._job_log`, WARN NO_SITEMAP).
+pub async fn log_no_sitemap(client: &Client, job: uuid::Uuid, message: &str) -> Result<u64, Error> {
+    client
+        .execute(
+            "SELECT kerai._job_log($1, 'WARN', 'NO_SITEMAP', $2)",
+            &[&job, &message],
+        )
+        .await
+}
+
 /// Log what discovery found (`kerai._job_log`, INFO DISCOVERY).
 pub async fn log_discovery(client: &Client, job: uuid::Uuid, note: &str) -> Result<u64, Error> {
     client

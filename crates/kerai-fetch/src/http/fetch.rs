@@ -1,3 +1,4 @@
+use super::auth::Auth;
 use super::guard::{self, GuardedClients};
 use super::parse_retry_after;
 use futures_util::StreamExt;
@@ -22,6 +23,8 @@ pub struct HttpSettings {
     pub max_redirects: u32,
     /// Which non-public addresses may be reached (the SSRF guard).
     pub guard: Arc<AddressGuard>,
+    /// The target's credentials, sent only to its own hosts.
+    pub auth: Option<Arc<Auth>>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -39,6 +42,9 @@ pub struct Request {
     pub last_modified: Option<String>,
     /// Extra headers (an API's User-Agent or key).
     pub headers: Vec<(String, String)>,
+    /// Log in to a form-protected target first when there is no session (pages); robots.txt
+    /// and sitemaps are asked with the session there is, or none.
+    pub log_in: bool,
 }
 
 impl Request {
@@ -49,6 +55,15 @@ impl Request {
             etag: None,
             last_modified: None,
             headers: Vec::new(),
+            log_in: true,
+        }
+    }
+
+    /// A GET that never starts a login (robots.txt, sitemaps).
+    pub fn get_without_login(url: impl Into<String>) -> Request {
+        Request {
+            log_in: false,
+            ..Request::get(url)
         }
     }
 }
@@ -88,6 +103,8 @@ pub enum Fetch {
 pub struct Http {
     clients: GuardedClients,
     settings: HttpSettings,
+    /// One login at a time.
+    login: tokio::sync::Mutex<()>,
 }
 
 impl Http {
@@ -102,7 +119,66 @@ impl Http {
                 .pool_max_idle_per_host(16)
                 .tcp_nodelay(true)
         })?;
-        Ok(Http { clients, settings })
+        Ok(Http {
+            clients,
+            settings,
+            login: tokio::sync::Mutex::new(()),
+        })
+    }
+
+    /// Why the run must stop: logging in to the target failed again and again.
+    pub fn auth_gave_up(&self) -> Option<String> {
+        self.settings.auth.as_ref().and_then(|a| a.gave_up())
+    }
+
+    /// The credentials for a request to `url`: none for other hosts; for a login form, logged
+    /// in first when there is no session. An error fails the page (the login was refused).
+    async fn credentials(
+        &self,
+        page: &str,
+        url: &Url,
+        log_in: bool,
+    ) -> Result<Option<super::auth::Credentials>, ResourceError> {
+        let Some(auth) = self.settings.auth.as_ref().filter(|a| a.applies(url)) else {
+            return Ok(None);
+        };
+        let refused = |why: String| ResourceError::new(ErrorKind::AccessRestricted, page, why);
+        if let Some(why) = auth.gave_up() {
+            return Err(refused(why));
+        }
+        if let Some(c) = auth.credentials() {
+            return Ok(Some(c));
+        }
+        if !log_in {
+            return Ok(None);
+        }
+        let _one = self.login.lock().await;
+        if let Some(c) = auth.credentials() {
+            return Ok(Some(c));
+        }
+        let Some((login_url, fields)) = auth.login() else {
+            return Ok(None);
+        };
+        let client = self
+            .clients
+            .pick(login_url)
+            .map_err(|r| guard::refused(page, &r))?;
+        let body: String = url::form_urlencoded::Serializer::new(String::new())
+            .extend_pairs(fields.iter())
+            .finish();
+        let resp = client
+            .post(login_url.clone())
+            .header(CONTENT_TYPE, "application/x-www-form-urlencoded")
+            .body(body)
+            .send()
+            .await
+            .map_err(|e| transport_error(login_url.as_str(), &e))?;
+        let status = resp.status().as_u16();
+        let location =
+            header(resp.headers(), LOCATION.as_str()).and_then(|l| login_url.join(&l).ok());
+        auth.logged_in(status, resp.headers(), location.as_ref())
+            .map_err(refused)?;
+        Ok(auth.credentials())
     }
 
     pub fn settings(&self) -> &HttpSettings {
@@ -153,6 +229,7 @@ impl Http {
         };
         let mut seen: HashSet<String> = HashSet::new();
         let mut redirects = Vec::new();
+        let mut logged_in_again = false;
         loop {
             if let Err(e) = gate(&url) {
                 return Fetch::Failed {
@@ -183,6 +260,19 @@ impl Http {
             for (k, v) in &req.headers {
                 rb = rb.header(k.as_str(), v.as_str());
             }
+            let credentials = match self.credentials(&req.url, &url, req.log_in).await {
+                Ok(c) => c,
+                Err(error) => {
+                    return Fetch::Failed {
+                        error,
+                        status: None,
+                    }
+                }
+            };
+            let generation = credentials.as_ref().and_then(|c| c.generation);
+            for (k, v) in credentials.iter().flat_map(|c| c.headers.iter()) {
+                rb = rb.header(k.as_str(), v.as_str());
+            }
             let resp = match rb.send().await {
                 Ok(r) => r,
                 Err(e) => {
@@ -198,6 +288,33 @@ impl Http {
             };
             let status = resp.status().as_u16();
             let headers = resp.headers().clone();
+            // A login session refused (401, or sent back to the login page): log in again
+            // once and ask again.
+            if let Some(auth) = self.settings.auth.as_ref().filter(|_| generation.is_some()) {
+                let to_login = (300..400).contains(&status)
+                    && header(&headers, LOCATION.as_str())
+                        .and_then(|l| url.join(&l).ok())
+                        .is_some_and(|l| auth.is_login_page(&l));
+                if status == 401 || to_login {
+                    auth.refused(generation);
+                    if !logged_in_again {
+                        logged_in_again = true;
+                        seen.remove(url.as_str());
+                        continue;
+                    }
+                    return Fetch::Failed {
+                        error: ResourceError::new(
+                            ErrorKind::AccessRestricted,
+                            &req.url,
+                            format!("HTTP {status}: the page refused a fresh login session"),
+                        ),
+                        status: Some(status),
+                    };
+                }
+                if (200..300).contains(&status) || status == 304 {
+                    auth.opened(generation);
+                }
+            }
             if (300..400).contains(&status) && status != 304 {
                 let Some(next) =
                     header(&headers, LOCATION.as_str()).and_then(|l| url.join(&l).ok())
@@ -262,7 +379,10 @@ impl Http {
                     error: ResourceError::new(
                         ErrorKind::AccessRestricted,
                         &req.url,
-                        format!("HTTP {status}"),
+                        match self.settings.auth.as_ref().filter(|a| a.applies(&url)) {
+                            Some(a) => format!("HTTP {status}: {}", a.refused_with()),
+                            None => format!("HTTP {status}"),
+                        },
                     ),
                     status: Some(status),
                 },

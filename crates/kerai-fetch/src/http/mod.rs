@@ -2,6 +2,7 @@
 //! against robots.txt and the scope, and loops are caught), conditional GET, HEAD, size and
 //! time limits, the SSRF guard on every hop, and every failure in the standard error catalogue.
 
+pub mod auth;
 mod fetch;
 pub mod guard;
 mod retry_after;

@@ -1,5 +1,6 @@
 //! The few DevTools protocol commands rendering needs, over one WebSocket.
 
+use super::RenderOptions;
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
 use std::path::Path;
@@ -167,7 +168,13 @@ impl Browser {
         Ok(v["result"].clone())
     }
 
-    pub async fn render(&mut self, url: &str) -> Result<String, String> {
+    /// The page's DOM once it is ready as `opts` says; `partial` when `opts.timeout` passed
+    /// first (the DOM so far is returned).
+    pub async fn render(
+        &mut self,
+        url: &str,
+        opts: &RenderOptions,
+    ) -> Result<(String, bool), String> {
         let target = self
             .call(None, "Target.createTarget", json!({"url": "about:blank"}))
             .await?;
@@ -186,14 +193,19 @@ impl Browser {
             .as_str()
             .ok_or("no sessionId")?
             .to_string();
-        let result = self.render_in(&session, url).await;
+        let result = self.render_in(&session, url, opts).await;
         let _ = self
             .call(None, "Target.closeTarget", json!({"targetId": target_id}))
             .await;
         result
     }
 
-    async fn render_in(&mut self, session: &str, url: &str) -> Result<String, String> {
+    async fn render_in(
+        &mut self,
+        session: &str,
+        url: &str,
+        opts: &RenderOptions,
+    ) -> Result<(String, bool), String> {
         self.call(Some(session), "Page.enable", json!({})).await?;
         self.call(
             Some(session),
@@ -207,26 +219,65 @@ impl Browser {
         if let Some(e) = nav["errorText"].as_str() {
             return Err(format!("navigation failed: {e}"));
         }
+        let loader = nav["loaderId"].as_str().map(str::to_string);
+        let partial = tokio::time::timeout(opts.timeout, self.ready(session, loader, opts))
+            .await
+            .is_err();
+        let v = self
+            .evaluate(session, "document.documentElement.outerHTML")
+            .await?;
+        v.as_str()
+            .map(|html| (html.to_string(), partial))
+            .ok_or_else(|| "the page has no document".to_string())
+    }
+
+    /// Wait for the lifecycle event `opts.wait_until` names (of this navigation), then for
+    /// `opts.wait_for` to match an element.
+    async fn ready(
+        &mut self,
+        session: &str,
+        loader: Option<String>,
+        opts: &RenderOptions,
+    ) -> Result<(), String> {
         let s = session.to_string();
+        let wanted: &[&str] = if opts.wait_until_load {
+            &["load"]
+        } else {
+            &["networkIdle", "networkAlmostIdle"]
+        };
         self.until(|v| {
             v["sessionId"].as_str() == Some(&s)
                 && v["method"] == "Page.lifecycleEvent"
+                && (loader.is_none() || v["params"]["loaderId"].as_str() == loader.as_deref())
                 && v["params"]["name"]
                     .as_str()
-                    .is_some_and(|n| n == "networkIdle" || n == "networkAlmostIdle")
+                    .is_some_and(|n| wanted.contains(&n))
         })
         .await?;
+        if let Some(selector) = &opts.wait_for {
+            let probe = format!(
+                "document.querySelector({}) !== null",
+                serde_json::to_string(selector).unwrap_or_default()
+            );
+            while self.evaluate(session, &probe).await? != Value::Bool(true) {
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+        }
+        Ok(())
+    }
+
+    async fn evaluate(&mut self, session: &str, expression: &str) -> Result<Value, String> {
         let v = self
             .call(
                 Some(session),
                 "Runtime.evaluate",
-                json!({"expression": "document.documentElement.outerHTML", "returnByValue": true}),
+                json!({"expression": expression, "returnByValue": true}),
             )
             .await?;
-        v["result"]["value"]
-            .as_str()
-            .map(str::to_string)
-            .ok_or_else(|| "the page has no document".to_string())
+        if let Some(e) = v.get("exceptionDetails") {
+            return Err(format!("the page's script failed: {e}"));
+        }
+        Ok(v["result"]["value"].clone())
     }
 }
 

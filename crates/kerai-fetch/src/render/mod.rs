@@ -9,18 +9,38 @@ use std::path::PathBuf;
 use std::time::Duration;
 use tokio::sync::Mutex;
 
-/// Renders pages one at a time in one lazily started browser.
+/// When a rendered page is ready (a target's `render_*` settings).
+#[derive(Debug, Clone)]
+pub struct RenderOptions {
+    /// A CSS selector that must match an element.
+    pub wait_for: Option<String>,
+    /// The `load` event instead of a quiet network.
+    pub wait_until_load: bool,
+    /// The longest wait; then the DOM so far is kept, flagged partial.
+    pub timeout: Duration,
+}
+
+/// A rendered page: its DOM, and whether the wait for it timed out (`partial`).
+pub struct Rendered {
+    pub html: String,
+    pub partial: bool,
+}
+
+/// Renders pages in up to `concurrency` lazily started browsers, one page at a time each.
 pub struct Renderer {
-    browser: Mutex<Option<Browser>>,
-    timeout: Duration,
+    browsers: Vec<Mutex<Option<Browser>>>,
+    free: tokio::sync::Semaphore,
+    opts: RenderOptions,
     user_agent: String,
 }
 
 impl Renderer {
-    pub fn new(timeout: Duration, user_agent: &str) -> Renderer {
+    pub fn new(opts: RenderOptions, concurrency: usize, user_agent: &str) -> Renderer {
+        let n = concurrency.clamp(1, 16);
         Renderer {
-            browser: Mutex::new(None),
-            timeout,
+            browsers: (0..n).map(|_| Mutex::new(None)).collect(),
+            free: tokio::sync::Semaphore::new(n),
+            opts,
             user_agent: user_agent.to_string(),
         }
     }
@@ -34,8 +54,17 @@ impl Renderer {
 
     /// The page's DOM after its scripts ran (`document.documentElement.outerHTML` once the load
     /// event fired and the network was quiet for a moment).
-    pub async fn render(&self, url: &str) -> Result<String, ResourceError> {
-        let mut guard = self.browser.lock().await;
+    pub async fn render(&self, url: &str) -> Result<Rendered, ResourceError> {
+        let _permit = self.free.acquire().await.map_err(|_| {
+            ResourceError::new(ErrorKind::Unreachable, url, "the renderer was closed")
+        })?;
+        // The permit promises a free browser.
+        let mut guard = loop {
+            if let Some(g) = self.browsers.iter().find_map(|b| b.try_lock().ok()) {
+                break g;
+            }
+            tokio::task::yield_now().await;
+        };
         if guard.is_none() {
             // A full disk fails this page (and the next, until there is room), not the job.
             if let Some(why) = cdp::no_room() {
@@ -55,8 +84,11 @@ impl Renderer {
             *guard = Some(b);
         }
         let browser = guard.as_mut().expect("started above");
-        match tokio::time::timeout(self.timeout, browser.render(url)).await {
-            Ok(Ok(html)) => Ok(html),
+        // The page gets opts.timeout (then its DOM so far is kept); a browser that does not
+        // answer even then is given up.
+        let bound = self.opts.timeout + Duration::from_secs(15);
+        match tokio::time::timeout(bound, browser.render(url, &self.opts)).await {
+            Ok(Ok((html, partial))) => Ok(Rendered { html, partial }),
             Ok(Err(e)) => {
                 *guard = None;
                 Err(ResourceError::new(
@@ -70,7 +102,7 @@ impl Renderer {
                 Err(ResourceError::new(
                     ErrorKind::Timeout,
                     url,
-                    format!("rendering took longer than {:?}", self.timeout),
+                    format!("the browser stopped answering for {bound:?}"),
                 ))
             }
         }

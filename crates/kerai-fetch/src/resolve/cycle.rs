@@ -154,6 +154,7 @@ async fn resolve_item(
         max_size: policy.max_pdf_bytes.max(10_000_000),
         max_redirects: 10,
         guard: std::sync::Arc::new(guard),
+        auth: None,
     }) {
         Ok(h) => h,
         Err(e) => return Outcome::failed(e),

@@ -67,7 +67,9 @@ pub async fn discover(
             continue;
         };
         while let Some(url) = walk.next_fetch() {
-            let fetched = http.fetch(&Request::get(&url), &|_| Ok(())).await;
+            let fetched = http
+                .fetch(&Request::get_without_login(&url), &|_| Ok(()))
+                .await;
             match &fetched {
                 Fetch::Ok(r) => {
                     walk.feed(

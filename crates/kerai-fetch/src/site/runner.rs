@@ -10,8 +10,9 @@ use super::record::Recorder;
 use super::scope::{type_from_path, Scope};
 use crate::db;
 use crate::exit::Failure;
+use crate::http::auth::Auth;
 use crate::http::{Fetch, Http, HttpSettings, Method, Request};
-use crate::render::Renderer;
+use crate::render::{RenderOptions, Renderer};
 use crate::target::TargetConfig;
 use chrono::{DateTime, Utc};
 use kerai_core::ops::ssrf::AddressGuard;
@@ -119,6 +120,7 @@ pub fn http_settings(cfg: &TargetConfig, allowed: &AddressGuard) -> HttpSettings
         max_size: cfg.max_size,
         max_redirects: cfg.max_redirects,
         guard: Arc::new(guard),
+        auth: None,
     }
 }
 
@@ -134,9 +136,33 @@ pub async fn run_job(
     let allowed = db::address_guard(&control)
         .await
         .map_err(Failure::critical)?;
-    let http = Http::new(http_settings(&cfg, &allowed)).map_err(Failure::critical)?;
+    let mut settings = http_settings(&cfg, &allowed);
+    // The secret is read now, in this process's environment; a missing one fails the job.
+    if let Some(a) = &cfg.auth {
+        let made = a
+            .secret(&spec.target)
+            .and_then(|secret| Auth::new(&spec.target, a, &secret, &cfg.seeds));
+        match made {
+            Ok(auth) => settings.auth = Some(Arc::new(auth)),
+            Err(e) => {
+                return Ok(RunEnd {
+                    cancelled: false,
+                    error: Some(e),
+                })
+            }
+        }
+    }
+    let http = Http::new(settings).map_err(Failure::critical)?;
     let renderer = if cfg.render {
-        Some(Renderer::new(cfg.timeout, &cfg.user_agent))
+        Some(Renderer::new(
+            RenderOptions {
+                wait_for: cfg.render_wait_for.clone(),
+                wait_until_load: cfg.render_wait_until == "load",
+                timeout: cfg.render_timeout,
+            },
+            cfg.render_concurrency as usize,
+            &cfg.user_agent,
+        ))
     } else {
         None
     };
@@ -198,6 +224,13 @@ pub async fn run_job(
                     error = Some(format!("lost the database: {}", db::message(&e)));
                     stopping = true;
                 }
+            }
+        }
+        // Logging in failed again and again: stop rather than hammer the login page.
+        if !stopping {
+            if let Some(why) = shared.http.auth_gave_up() {
+                error = Some(why);
+                stopping = true;
             }
         }
         if let Some(d) = deadline {
@@ -523,6 +556,14 @@ async fn seed(db: &Client, spec: &JobSpec, shared: &Shared) -> Result<(), Failur
                 .and_then(|s| DateTime::parse_from_rfc3339(s).ok())
                 .map(|d| d.with_timezone(&Utc));
             let found = discover::discover(&shared.http, &shared.cfg, &shared.scope, since).await;
+            if shared.cfg.use_sitemaps && found.sitemaps.is_empty() {
+                let _ = db::jobs::log_no_sitemap(
+                    db,
+                    spec.id,
+                    "no sitemap found (robots.txt Sitemap lines, /sitemap.xml and the other well-known paths): the crawl follows links from the seeds only",
+                )
+                .await;
+            }
             note = format!(
                 "discovered {} URLs ({} seeds, {} from {} sitemap documents), {} out of scope{}",
                 found.urls.len(),
@@ -553,7 +594,7 @@ async fn seed(db: &Client, spec: &JobSpec, shared: &Shared) -> Result<(), Failur
 async fn fetch_robots(shared: &Shared, host: &str, robots_url: &str) -> Done {
     let fetched = shared
         .http
-        .fetch(&Request::get(robots_url), &|_| Ok(()))
+        .fetch(&Request::get_without_login(robots_url), &|_| Ok(()))
         .await;
     let (status, body) = match &fetched {
         Fetch::Ok(r) => (r.status, r.body.as_slice()),
@@ -747,6 +788,7 @@ async fn fetch_item(shared: &Shared, item: Item, robots: Option<Arc<Robots>>) ->
         }
         Fetch::Ok(mut resp) => {
             // JavaScript pages: the browser's DOM replaces the served HTML.
+            let mut partial = false;
             if let Some(renderer) = &shared.renderer {
                 let looks_html = resp
                     .content_type
@@ -754,7 +796,10 @@ async fn fetch_item(shared: &Shared, item: Item, robots: Option<Arc<Robots>>) ->
                     .is_some_and(|c| c.contains("html"));
                 if looks_html {
                     match renderer.render(&resp.final_url).await {
-                        Ok(html) => resp.body = html.into_bytes(),
+                        Ok(rendered) => {
+                            resp.body = rendered.html.into_bytes();
+                            partial = rendered.partial;
+                        }
                         Err(error) => {
                             return Done::Result {
                                 result: failed_result(&item, &error, None, true),
@@ -793,7 +838,10 @@ async fn fetch_item(shared: &Shared, item: Item, robots: Option<Arc<Robots>>) ->
             };
             match processed {
                 Ok(p) => {
-                    let result = fetched_result(&item, &resp, bytes, p, shared);
+                    let mut result = fetched_result(&item, &resp, bytes, p, shared);
+                    if partial {
+                        flag_partial(&mut result, shared.cfg.render_timeout);
+                    }
                     Done::Result {
                         result,
                         item,
@@ -891,6 +939,24 @@ fn fetched_result(
 }
 
 /// A URL with its digit runs masked: /calendar/2026/01?page=3 becomes /calendar/#/#?page=#.
+/// A page whose rendering timed out: kept with the DOM so far, flagged for review (the
+/// version's `metadata.partial`, and a `RENDER_PARTIAL` warning).
+fn flag_partial(result: &mut JobResult, timeout: Duration) {
+    result
+        .metadata
+        .get_or_insert_with(Default::default)
+        .insert("partial".into(), Value::Bool(true));
+    let log = JobLog {
+        level: "WARN".into(),
+        event: "RENDER_PARTIAL".into(),
+        url: result.url.clone(),
+        message: format!(
+            "rendering did not finish within render_timeout {timeout:?}: the page as rendered so far was kept, flagged partial"
+        ),
+    };
+    result.logs.get_or_insert_with(Vec::new).push(log);
+}
+
 fn url_shape(url: &str) -> String {
     let mut out = String::with_capacity(url.len());
     let mut in_digits = false;

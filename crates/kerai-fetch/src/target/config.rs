@@ -1,5 +1,6 @@
 //! A target's scrape config, its defaults and its validation.
 
+use super::auth::AuthConfig;
 use super::size;
 use serde::{Deserialize, Serialize};
 use std::time::Duration;
@@ -39,6 +40,16 @@ pub struct TargetConfig {
     pub file_types: Vec<String>,
     /// Render HTML pages in headless Chromium (for pages that build their content in JavaScript).
     pub render: bool,
+    /// Rendering: wait until this CSS selector matches an element (none: do not wait for one).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub render_wait_for: Option<String>,
+    /// Rendering: `load` (the load event) or `networkidle` (the network quiet for a moment).
+    pub render_wait_until: String,
+    /// Rendering: the longest wait for the page; past it the DOM so far is kept, flagged partial.
+    #[serde(with = "size::duration")]
+    pub render_timeout: Duration,
+    /// Rendering: pages rendered at once (one browser each).
+    pub render_concurrency: u32,
     /// Largest body accepted (after decompression); larger ones are aborted and recorded.
     #[serde(with = "size::bytes")]
     pub max_size: u64,
@@ -78,6 +89,9 @@ pub struct TargetConfig {
     pub chunk_strategy: String,
     /// Labels copied onto every chunk.
     pub tags: Vec<String>,
+    /// How to log in (an intranet): see [`AuthConfig`]. Absent: no credentials are sent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub auth: Option<AuthConfig>,
 }
 
 impl Default for TargetConfig {
@@ -96,6 +110,10 @@ impl Default for TargetConfig {
             user_agent: default_user_agent(),
             file_types: SUPPORTED_TYPES.iter().map(|s| s.to_string()).collect(),
             render: false,
+            render_wait_for: None,
+            render_wait_until: "networkidle".into(),
+            render_timeout: Duration::from_secs(30),
+            render_concurrency: 1,
             max_size: 50_000_000,
             connect_timeout: Duration::from_secs(10),
             timeout: Duration::from_secs(60),
@@ -120,6 +138,7 @@ impl Default for TargetConfig {
             chunk_overlap: 64,
             chunk_strategy: "section".into(),
             tags: Vec::new(),
+            auth: None,
         }
     }
 }
@@ -240,6 +259,40 @@ impl TargetConfig {
         }
         if let Err(e) = kerai_core::retrieval::chunk::ChunkStrategy::parse(&self.chunk_strategy) {
             out.push(format!("chunk_strategy: {e}"));
+        }
+        if !["load", "networkidle"].contains(&self.render_wait_until.as_str()) {
+            out.push(format!(
+                "render_wait_until: \"{}\" must be load or networkidle",
+                self.render_wait_until
+            ));
+        }
+        if self.render_timeout.is_zero() {
+            out.push("render_timeout: must be more than 0".into());
+        }
+        if self.render_concurrency == 0 || self.render_concurrency > 16 {
+            out.push(format!(
+                "render_concurrency: {} must be 1 to 16",
+                self.render_concurrency
+            ));
+        }
+        if self
+            .render_wait_for
+            .as_deref()
+            .is_some_and(|s| s.trim().is_empty())
+        {
+            out.push("render_wait_for: an empty selector matches nothing".into());
+        }
+        if let Some(a) = &self.auth {
+            out.extend(a.problems());
+            if let Some(h) = a.login_url.as_deref().and_then(host_of) {
+                if !domain_allowed(&h, &self.allowed_domains) {
+                    out.push(format!(
+                        "auth.login_url: \"{}\" is outside allowed_domains ({}): credentials go only to the target's own hosts",
+                        a.login_url.as_deref().unwrap_or_default(),
+                        self.allowed_domains.join(", ")
+                    ));
+                }
+            }
         }
         out
     }

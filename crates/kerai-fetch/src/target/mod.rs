@@ -1,6 +1,7 @@
 //! Targets: a base URL plus its scrape config, stored in `kerai.targets` (versioned) and
 //! editable from the CLI or a TOML file.
 
+pub mod auth;
 pub mod config;
 pub mod schedule;
 pub mod size;

@@ -12,6 +12,8 @@ pub struct StoredTarget {
     pub base_url: String,
     pub config: TargetConfig,
     pub config_version: i32,
+    /// False once disabled (`kerai config disable`).
+    pub is_active: bool,
 }
 
 /// Store a target (a new config version when anything changed). Returns the stored version.
@@ -29,7 +31,7 @@ pub async fn save(db: &Client, t: &FileTarget, changed_by: &str) -> Result<Store
         .map_err(|e| Failure::critical(format!("cannot encode config: {e}")))?;
     let row = db
         .query_one(
-            "SELECT id, name, base_url, config, config_version FROM kerai.set_target($1, $2, $3, $4)",
+            "SELECT id, name, base_url, config, config_version, is_active FROM kerai.set_target($1, $2, $3, $4)",
             &[&t.name, &t.base_url, &config, &changed_by],
         )
         .await
@@ -40,7 +42,7 @@ pub async fn save(db: &Client, t: &FileTarget, changed_by: &str) -> Result<Store
 pub async fn load(db: &Client, name: &str) -> Result<StoredTarget, Failure> {
     let row = db
         .query_opt(
-            "SELECT id, name, base_url, config, config_version FROM kerai.targets WHERE name = $1 OR id::text = $1",
+            "SELECT id, name, base_url, config, config_version, is_active FROM kerai.targets WHERE name = $1 OR id::text = $1",
             &[&name],
         )
         .await
@@ -55,7 +57,7 @@ pub async fn load(db: &Client, name: &str) -> Result<StoredTarget, Failure> {
 pub async fn list(db: &Client) -> Result<Vec<StoredTarget>, Failure> {
     let rows = db
         .query(
-            "SELECT id, name, base_url, config, config_version FROM kerai.targets ORDER BY name",
+            "SELECT id, name, base_url, config, config_version, is_active FROM kerai.targets ORDER BY name",
             &[],
         )
         .await
@@ -101,8 +103,12 @@ fn from_row(row: &tokio_postgres::Row) -> Result<StoredTarget, Failure> {
         name,
         base_url,
         config_version: row.get(4),
+        is_active: row.get(5),
     })
 }
+
+/// Config fields that may be absent (`KEY=none` removes one).
+const OPTIONAL_TEXT: &[&str] = &["render_wait_for"];
 
 /// Apply `key=value` settings to a config. Lists take comma-separated values; numbers,
 /// booleans, sizes and durations are parsed as the field expects.
@@ -115,6 +121,19 @@ pub fn apply_settings(config: &TargetConfig, settings: &[String]) -> Result<Targ
                 .with_hint("for example max_pages=500"));
         };
         let key = key.trim();
+        if key == "auth" || key.starts_with("auth.") {
+            set_auth(obj, key, value.trim())?;
+            continue;
+        }
+        // Optional text fields are absent from the stored config until set.
+        if OPTIONAL_TEXT.contains(&key) {
+            if value.trim().is_empty() || value.trim() == "none" {
+                obj.remove(key);
+            } else {
+                obj.insert(key.to_string(), Value::String(value.trim().into()));
+            }
+            continue;
+        }
         let Some(current) = obj.get(key) else {
             let mut keys: Vec<&String> = obj.keys().collect();
             keys.sort();
@@ -157,6 +176,45 @@ pub fn apply_settings(config: &TargetConfig, settings: &[String]) -> Result<Targ
         obj.insert(key.to_string(), new);
     }
     serde_json::from_value(v).map_err(|e| Failure::critical(format!("invalid setting: {e}")))
+}
+
+/// `auth.KEY=VALUE` (`auth.fields.NAME=VALUE` for a form's other fields); `auth=none` removes
+/// the block.
+fn set_auth(
+    obj: &mut serde_json::Map<String, Value>,
+    key: &str,
+    value: &str,
+) -> Result<(), Failure> {
+    if key == "auth" {
+        if value == "none" || value.is_empty() {
+            obj.remove("auth");
+            return Ok(());
+        }
+        return Err(Failure::critical(format!("auth: \"{value}\" is not a setting"))
+            .with_hint("set its keys: auth.type=basic auth.credentials_ref=env:INTRANET_LOGIN; auth=none removes it"));
+    }
+    let auth = obj
+        .entry("auth")
+        .or_insert_with(|| Value::Object(Default::default()));
+    if !auth.is_object() {
+        *auth = Value::Object(Default::default());
+    }
+    let auth = auth.as_object_mut().expect("an object");
+    let sub = &key["auth.".len()..];
+    match sub.strip_prefix("fields.") {
+        Some(field) => {
+            let fields = auth
+                .entry("fields")
+                .or_insert_with(|| Value::Object(Default::default()));
+            if let Some(f) = fields.as_object_mut() {
+                f.insert(field.to_string(), Value::String(value.into()));
+            }
+        }
+        None => {
+            auth.insert(sub.to_string(), Value::String(value.into()));
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]
