@@ -8,5 +8,6 @@ pub mod outage;
 pub mod process;
 pub mod progress;
 pub mod record;
+mod results;
 pub mod runner;
 pub mod scope;

@@ -4,10 +4,11 @@
 
 use super::discover::{self, NewUrl};
 use super::hosts::{HostRules, Hosts};
-use super::process::{self, Processed};
+use super::process;
 use super::progress::Progress;
 use super::record::Recorder;
-use super::scope::{type_from_path, Scope};
+use super::results::{failed_result, fetched_result, flag_partial, skipped_result};
+use super::scope::Scope;
 use crate::db;
 use crate::exit::Failure;
 use crate::http::auth::Auth;
@@ -17,11 +18,10 @@ use crate::target::TargetConfig;
 use chrono::{DateTime, Utc};
 use kerai_core::ops::ssrf::AddressGuard;
 use kerai_core::site::robots::{product_token, robots_policy_for_status, Robots, RobotsPolicy};
-use kerai_core::wire::site::{JobError, JobLog, SitemapEntry};
+use kerai_core::wire::site::SitemapEntry;
 use kerai_core::wire::site_result::{HttpMetadata, JobResult, Outcome};
 use kerai_core::{ErrorKind, ResourceError};
 use serde_json::Value;
-use std::collections::HashSet;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::sync::mpsc;
@@ -56,18 +56,18 @@ pub struct RunEnd {
 
 /// One leased URL.
 #[derive(Debug, Clone)]
-struct Item {
-    id: i64,
-    url: String,
-    host: String,
-    depth: i32,
-    sitemap_lastmod: Option<DateTime<Utc>>,
-    etag: Option<String>,
-    last_modified: Option<String>,
-    last_scraped_at: Option<DateTime<Utc>>,
-    last_status: Option<String>,
-    source_type: Option<String>,
-    attempt: u32,
+pub(super) struct Item {
+    pub(super) id: i64,
+    pub(super) url: String,
+    pub(super) host: String,
+    pub(super) depth: i32,
+    pub(super) sitemap_lastmod: Option<DateTime<Utc>>,
+    pub(super) etag: Option<String>,
+    pub(super) last_modified: Option<String>,
+    pub(super) last_scraped_at: Option<DateTime<Utc>>,
+    pub(super) last_status: Option<String>,
+    pub(super) source_type: Option<String>,
+    pub(super) attempt: u32,
 }
 
 enum Done {
@@ -88,14 +88,14 @@ enum Done {
     },
 }
 
-struct Shared {
+pub(super) struct Shared {
     http: Http,
-    scope: Scope,
-    cfg: TargetConfig,
+    pub(super) scope: Scope,
+    pub(super) cfg: TargetConfig,
     mode: String,
     renderer: Option<Renderer>,
     /// URLs followed per URL shape, to catch crawler traps.
-    shapes: std::sync::Mutex<std::collections::HashMap<String, u32>>,
+    pub(super) shapes: std::sync::Mutex<std::collections::HashMap<String, u32>>,
 }
 
 /// The HTTP settings of a crawl of `cfg`. The SSRF guard allows what `allowed` (the
@@ -856,160 +856,4 @@ async fn fetch_item(shared: &Shared, item: Item, robots: Option<Arc<Robots>>) ->
             }
         }
     }
-}
-
-fn fetched_result(
-    item: &Item,
-    resp: &crate::http::Response,
-    bytes: usize,
-    p: Processed,
-    shared: &Shared,
-) -> Box<JobResult> {
-    let cfg = &shared.cfg;
-    let mut links: Vec<NewUrl> = Vec::new();
-    let mut logs: Vec<JobLog> = Vec::new();
-    let next_depth = item.depth as u32 + 1;
-    if cfg.follow_links && next_depth <= cfg.max_depth && !p.links.is_empty() {
-        let mut seen = HashSet::new();
-        for l in &p.links {
-            if l.nofollow || l.tag == "link" && l.hreflang.is_none() {
-                continue;
-            }
-            if let Ok(s) = shared.scope.check(&l.url, next_depth) {
-                if !seen.insert(s.url_hash.clone()) {
-                    continue;
-                }
-                let shape = url_shape(&s.url);
-                let n = {
-                    let mut shapes = shared.shapes.lock().unwrap_or_else(|e| e.into_inner());
-                    let n = shapes.entry(shape.clone()).or_insert(0);
-                    *n += 1;
-                    *n
-                };
-                if n > cfg.trap_limit {
-                    if n == cfg.trap_limit + 1 {
-                        logs.push(JobLog {
-                            level: "WARN".into(),
-                            event: "CRAWLER_TRAP".into(),
-                            url: s.url.clone(),
-                            message: format!(
-                                "crawler trap: {} (more than {} URLs shaped {shape}; not followed)",
-                                s.url, cfg.trap_limit
-                            ),
-                        });
-                    }
-                    continue;
-                }
-                {
-                    links.push(NewUrl {
-                        url: s.url,
-                        url_hash: s.url_hash,
-                        host: s.host,
-                        depth: next_depth,
-                        via: "link".into(),
-                        discovered_from: Some(item.url.clone()),
-                        sitemap: None,
-                    });
-                }
-            }
-        }
-    }
-    Box::new(JobResult {
-        final_url: Some(resp.final_url.clone()),
-        http: Some(HttpMetadata {
-            status: Some(resp.status),
-            etag: resp.etag.clone(),
-            last_modified: resp.last_modified.clone(),
-            content_type: resp.content_type.clone(),
-            bytes: Some(bytes as u64),
-            elapsed_ms: Some(resp.elapsed.as_millis() as u64),
-            redirects: Some(resp.redirects.clone()),
-            ..HttpMetadata::default()
-        }),
-        content_hash: Some(p.content_hash),
-        raw_html: p.raw_html,
-        markdown: Some(p.markdown),
-        source_type: Some(p.source_type.to_string()),
-        metadata: Some(p.metadata),
-        links: Some(links),
-        logs: Some(logs),
-        attempts: Some(item.attempt + 1),
-        ..JobResult::new(item.id, &item.url, Outcome::Fetched)
-    })
-}
-
-/// A URL with its digit runs masked: /calendar/2026/01?page=3 becomes /calendar/#/#?page=#.
-/// A page whose rendering timed out: kept with the DOM so far, flagged for review (the
-/// version's `metadata.partial`, and a `RENDER_PARTIAL` warning).
-fn flag_partial(result: &mut JobResult, timeout: Duration) {
-    result
-        .metadata
-        .get_or_insert_with(Default::default)
-        .insert("partial".into(), Value::Bool(true));
-    let log = JobLog {
-        level: "WARN".into(),
-        event: "RENDER_PARTIAL".into(),
-        url: result.url.clone(),
-        message: format!(
-            "rendering did not finish within render_timeout {timeout:?}: the page as rendered so far was kept, flagged partial"
-        ),
-    };
-    result.logs.get_or_insert_with(Vec::new).push(log);
-}
-
-fn url_shape(url: &str) -> String {
-    let mut out = String::with_capacity(url.len());
-    let mut in_digits = false;
-    for c in url.chars() {
-        if c.is_ascii_digit() {
-            if !in_digits {
-                out.push('#');
-            }
-            in_digits = true;
-        } else {
-            out.push(c);
-            in_digits = false;
-        }
-    }
-    out
-}
-
-/// A failed URL's result; `sent`: a request for it was sent this time (not only queued).
-fn failed_result(
-    item: &Item,
-    error: &ResourceError,
-    status: Option<u16>,
-    sent: bool,
-) -> Box<JobResult> {
-    Box::new(JobResult {
-        attempts: Some(item.attempt + u32::from(sent)),
-        source_type: item
-            .source_type
-            .clone()
-            .or_else(|| type_from_path(&item.url)),
-        http: status.map(|status| HttpMetadata {
-            status: Some(status),
-            ..HttpMetadata::default()
-        }),
-        ..JobResult::refused(item.id, &item.url, Outcome::Failed, job_error(error))
-    })
-}
-
-/// A result's `error`.
-fn job_error(error: &ResourceError) -> JobError {
-    JobError {
-        kind: error.kind.code().to_string(),
-        message: error.to_string(),
-    }
-}
-
-fn skipped_result(item: &Item, error: &ResourceError) -> Box<JobResult> {
-    Box::new(JobResult {
-        attempts: Some(0),
-        source_type: item
-            .source_type
-            .clone()
-            .or_else(|| type_from_path(&item.url)),
-        ..JobResult::refused(item.id, &item.url, Outcome::Skipped, job_error(error))
-    })
 }
