@@ -138,8 +138,10 @@ pub enum ConfigCommand {
         format: Format,
     },
     /// Stop crawling a target: its schedule queues nothing, no worker or daemon runs it, and its queued jobs are cancelled.
+    #[command(after_help = examples::CONFIG_DISABLE)]
     Disable { name: String },
     /// Crawl a disabled target again.
+    #[command(after_help = examples::CONFIG_ENABLE)]
     Enable { name: String },
     /// Delete a target with its pages, versions, jobs and logs (its documents stay unless --remove-documents).
     #[command(after_help = examples::CONFIG_DELETE)]
@@ -464,10 +466,15 @@ Examples:
   kerai config set intranet --base-url https://intranet.example.com/ max_pages=500 file_types=html,pdf
   kerai config set intranet rate_limit_rps=1 exclude=/private/*,*print=* trailing_slash=strip
   kerai config set intranet --file targets.toml";
+    pub const CONFIG_DISABLE: &str = "\
+Examples:
+  kerai config disable intranet           no crawls until `kerai config enable intranet`";
+    pub const CONFIG_ENABLE: &str = "\
+Examples:
+  kerai config enable intranet";
     pub const CONFIG_DELETE: &str = "\
 Examples:
-  kerai config delete intranet            say what would be removed (exit 2), change nothing;
-                                          --yes deletes, the documents staying in the corpus";
+  kerai config delete intranet            say what would be removed (exit 2); --yes deletes";
     pub const CANCEL: &str = "\
 Examples:
   kerai cancel 0190f3c2-...               a job id from `kerai status` or `kerai report`";
