@@ -11,3 +11,4 @@ pub mod record;
 mod results;
 pub mod runner;
 pub mod scope;
+mod state;

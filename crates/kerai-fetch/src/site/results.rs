@@ -3,8 +3,8 @@
 
 use super::discover::NewUrl;
 use super::process::Processed;
-use super::runner::{Item, Shared};
 use super::scope::type_from_path;
+use super::state::{Item, Shared};
 use kerai_core::wire::site::{JobError, JobLog};
 use kerai_core::wire::site_result::{HttpMetadata, JobResult, Outcome};
 use kerai_core::ResourceError;

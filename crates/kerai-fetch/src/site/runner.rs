@@ -9,6 +9,7 @@ use super::progress::Progress;
 use super::record::Recorder;
 use super::results::{failed_result, fetched_result, flag_partial, skipped_result};
 use super::scope::Scope;
+use super::state::{Item, Shared};
 use crate::db;
 use crate::exit::Failure;
 use crate::http::auth::Auth;
@@ -54,22 +55,6 @@ pub struct RunEnd {
     pub error: Option<String>,
 }
 
-/// One leased URL.
-#[derive(Debug, Clone)]
-pub(super) struct Item {
-    pub(super) id: i64,
-    pub(super) url: String,
-    pub(super) host: String,
-    pub(super) depth: i32,
-    pub(super) sitemap_lastmod: Option<DateTime<Utc>>,
-    pub(super) etag: Option<String>,
-    pub(super) last_modified: Option<String>,
-    pub(super) last_scraped_at: Option<DateTime<Utc>>,
-    pub(super) last_status: Option<String>,
-    pub(super) source_type: Option<String>,
-    pub(super) attempt: u32,
-}
-
 enum Done {
     Result {
         item: Item,
@@ -86,16 +71,6 @@ enum Done {
         robots: Option<Robots>,
         suspend: Option<String>,
     },
-}
-
-pub(super) struct Shared {
-    http: Http,
-    pub(super) scope: Scope,
-    pub(super) cfg: TargetConfig,
-    mode: String,
-    renderer: Option<Renderer>,
-    /// URLs followed per URL shape, to catch crawler traps.
-    pub(super) shapes: std::sync::Mutex<std::collections::HashMap<String, u32>>,
 }
 
 /// The HTTP settings of a crawl of `cfg`. The SSRF guard allows what `allowed` (the
