@@ -85,8 +85,11 @@ SELECT kerai.register_agent('kerai_crawl', 'tool', NULL, jsonb_build_object(
     'rate_limit_seconds', 0, 'claims_per_cycle', 10, 'min_score', 0.2,
     'retry_base_seconds', 2, 'max_retries', 3,
     'ref_types', '["doi", "arxiv", "url", "author_year", "bibliography", "concept"]'::jsonb));
--- kerai refuses loopback and private addresses found in documents and settings (the SSRF
--- guard); the demo's stand-ins and site run on loopback, so allow them by host and port.
+SQL
+# kerai refuses loopback and private addresses found in documents and settings (the SSRF
+# guard); the demo's stand-ins and site run on loopback, so allow them by host and port.
+# Settings are kerai_admin's: the superuser sets this one, not the demo's login.
+psql "$(scripts/db.sh url "$port" "$db")" -X -q -v ON_ERROR_STOP=1 -v scholar="$scholar" -v site="$site" >/dev/null <<'SQL'
 SELECT kerai.set_setting('allowed_private_hosts', jsonb_build_array(
     substring(:'scholar' from '^https?://([^/]+)'), substring(:'site' from '^https?://([^/]+)')));
 SQL
