@@ -256,8 +256,8 @@ BEGIN
     WITH pairs AS (
         SELECT DISTINCT ON (s, t) s, t, x FROM unnest(src, dst, ctx) AS u(s, t, x)
     ), ins AS (
-        INSERT INTO kerai.edges (source_id, target_id, relation, metadata)
-        SELECT s, t, 'cites', x FROM pairs
+        INSERT INTO kerai.edges (source_id, target_id, relation, metadata, document_id)
+        SELECT s, t, 'cites', x, doc FROM pairs
         ON CONFLICT ON CONSTRAINT edges_one_per_relation DO NOTHING
         RETURNING 1
     )

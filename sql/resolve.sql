@@ -190,8 +190,8 @@ LANGUAGE plpgsql AS $$
 DECLARE
     cur text;
 BEGIN
-    INSERT INTO kerai.edges (source_id, target_id, relation, metadata)
-    VALUES (ref, doc, 'resolves_to', jsonb_strip_nulls(coalesce(info, '{}'::jsonb) || '{"reused": true}'::jsonb))
+    INSERT INTO kerai.edges (source_id, target_id, relation, document_id, metadata)
+    VALUES (ref, doc, 'resolves_to', ref, jsonb_strip_nulls(coalesce(info, '{}'::jsonb) || '{"reused": true}'::jsonb))
     ON CONFLICT ON CONSTRAINT edges_one_per_relation DO NOTHING;
     SELECT status INTO cur FROM kerai.reference_state WHERE node_id = ref FOR UPDATE;
     IF cur = 'failed' THEN
@@ -396,8 +396,8 @@ BEGIN
     INSERT INTO kerai.document_keys (key, document_id)
     SELECT k, doc FROM unnest(keys) k
     ON CONFLICT (key) DO NOTHING;
-    INSERT INTO kerai.edges (source_id, target_id, relation, metadata)
-    VALUES (rs.node_id, doc, 'resolves_to',
+    INSERT INTO kerai.edges (source_id, target_id, relation, document_id, metadata)
+    VALUES (rs.node_id, doc, 'resolves_to', rs.node_id,
             jsonb_strip_nulls(jsonb_build_object('fetched_at', meta->>'fetched_at', 'source_url', meta->>'source_url')))
     ON CONFLICT ON CONSTRAINT edges_one_per_relation DO NOTHING;
     PERFORM kerai.mint_reward(agent.name, 'crawl_ingest', doc, jsonb_build_object('reference', rs.node_id));

@@ -346,12 +346,12 @@ BEGIN
             HINT = 'set embedding_dimensions to the model''s size with kerai.configure_embeddings';
     END IF;
     WITH mine AS (
-        SELECT c.id, u.v FROM unnest(ids, vectors) AS u(id, v)
+        SELECT c.id, c.document_id, u.v FROM unnest(ids, vectors) AS u(id, v)
           JOIN kerai.chunks c ON c.id = u.id
          WHERE c.embedding_status <> 'done' AND (worker IS NULL OR c.leased_by = worker)
     ), stored AS (
-        INSERT INTO kerai.embeddings AS e (chunk_id, model_name, dimensions, embedding)
-        SELECT id, model, dims, v::vector FROM mine
+        INSERT INTO kerai.embeddings AS e (chunk_id, document_id, model_name, dimensions, embedding)
+        SELECT id, document_id, model, dims, v::vector FROM mine
         ON CONFLICT (chunk_id) DO UPDATE SET model_name = EXCLUDED.model_name, dimensions = EXCLUDED.dimensions,
                embedding = EXCLUDED.embedding, created_at = now()
         RETURNING e.chunk_id
@@ -531,8 +531,9 @@ BEGIN
     INSERT INTO kerai.ai_responses (request_id, response, model, mode, prompt_tokens, completion_tokens)
     VALUES (req, response, model, mode, coalesce(prompt_tokens, 0), coalesce(completion_tokens, 0))
     RETURNING id INTO resp;
-    INSERT INTO kerai.citations (response_id, chunk_id, relevance_score, citation_order, cited_text, page_version_id, source_url)
-    SELECT resp, ch.id, round(least(1, greatest(0, (x.c->>'relevance_score')::numeric)), 4), x.o::integer,
+    INSERT INTO kerai.citations (response_id, request_id, chunk_id, relevance_score, citation_order, cited_text,
+                                 page_version_id, source_url)
+    SELECT resp, req, ch.id, round(least(1, greatest(0, (x.c->>'relevance_score')::numeric)), 4), x.o::integer,
            ch.content, ch.page_version_id, ch.source_url
       FROM jsonb_array_elements(coalesce(citations, '[]'::jsonb)) WITH ORDINALITY AS x(c, o)
       JOIN kerai.chunks ch ON ch.id = (x.c->>'chunk_id')::uuid;

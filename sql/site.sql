@@ -445,8 +445,8 @@ BEGIN
         added := 0;
     ELSE
     WITH ins AS (
-        INSERT INTO kerai.job_urls (job_id, url, url_hash, host, depth, discovered_from, via, sitemap)
-        SELECT job, u->>'url', u->>'url_hash', u->>'host', coalesce((u->>'depth')::integer, 0),
+        INSERT INTO kerai.job_urls (job_id, target_id, url, url_hash, host, depth, discovered_from, via, sitemap)
+        SELECT job, j.target_id, u->>'url', u->>'url_hash', u->>'host', coalesce((u->>'depth')::integer, 0),
                u->>'discovered_from', coalesce(u->>'via', 'link'), u->'sitemap'
           FROM (SELECT u, min(ord) AS ord FROM jsonb_array_elements(urls) WITH ORDINALITY x(u, ord)
                 GROUP BY u) d
@@ -665,9 +665,9 @@ BEGIN
                 IF coalesce(btrim(r->>'markdown'), '') <> '' THEN
                     doc := kerai.parse_markdown(r->>'markdown', meta);
                 END IF;
-                INSERT INTO kerai.page_versions (id, page_id, job_id, content_hash, raw_html, http_metadata, source_type,
-                                                 title, language, content_length, metadata, document_id)
-                VALUES (version, p_id, job, r->>'content_hash', r->>'raw_html', coalesce(r->'http', '{}'::jsonb),
+                INSERT INTO kerai.page_versions (id, page_id, target_id, job_id, content_hash, raw_html, http_metadata,
+                                                 source_type, title, language, content_length, metadata, document_id)
+                VALUES (version, p_id, j.target_id, job, r->>'content_hash', r->>'raw_html', coalesce(r->'http', '{}'::jsonb),
                         r->>'source_type', meta->>'title', meta->>'language', length(r->>'markdown'), meta, doc);
                 PERFORM kerai._document_ingested(doc);
                 UPDATE kerai.pages x SET last_status = outcome, last_scraped_at = now(), scrape_count = x.scrape_count + 1,

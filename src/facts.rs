@@ -153,8 +153,10 @@ impl ChunkFacts {
             return 0;
         }
         Spi::run_with_args(
-            "INSERT INTO kerai.entities (chunk_id, text, kind, start_char, end_char, confidence)
-             SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::int[], $5::int[], $6::real[])",
+            "INSERT INTO kerai.entities (chunk_id, document_id, text, kind, start_char, end_char, confidence)
+             SELECT u.c, ch.document_id, u.t, u.k, u.s, u.e, u.f
+               FROM unnest($1::uuid[], $2::text[], $3::text[], $4::int[], $5::int[], $6::real[]) AS u(c, t, k, s, e, f)
+               JOIN kerai.chunks ch ON ch.id = u.c",
             &[
                 self.chunk.into(),
                 self.text.into(),

@@ -178,6 +178,22 @@ extension_sql_file!(
     name = "ops_daemons",
     requires = ["site", "ops_users"]
 );
+// Scale-out on paper: every table's distribution key (docs/scale-out.md), once every table exists.
+extension_sql_file!(
+    "../sql/ops_distribution.sql",
+    name = "ops_distribution",
+    requires = [
+        "graph",
+        "frontier_agents",
+        "frontier_states",
+        "references",
+        "resolve",
+        "site",
+        "retrieval",
+        "ops_users",
+        "ops_daemons"
+    ]
+);
 // The description of every public function (`COMMENT ON`; docs/reference/sql.md is made from
 // them), once every function exists.
 extension_sql_file!(
@@ -200,6 +216,7 @@ extension_sql_file!(
         "ops_backups",
         "ops_users",
         "ops_daemons",
+        "ops_distribution",
         start_crawler,
         stop_crawler,
         author_year_key,

@@ -61,3 +61,52 @@ ALTER TABLE kerai.embeddings ENABLE ROW LEVEL SECURITY;
 ALTER TABLE kerai.ai_requests ENABLE ROW LEVEL SECURITY;
 ALTER TABLE kerai.ai_responses ENABLE ROW LEVEL SECURITY;
 ALTER TABLE kerai.citations ENABLE ROW LEVEL SECURITY;
+
+-- Every row carries its distribution key (sql/ops_distribution.sql, docs/scale-out.md). The new
+-- columns are filled from their parent rows, then made NOT NULL. A node without a document (a
+-- reference or a concept, or a node made by hand) names itself when it has no parent, and
+-- takes its parent's document otherwise.
+-- covers: ALTER TABLE kerai.nodes ALTER COLUMN document_id SET NOT NULL
+-- covers: ALTER TABLE kerai.edges ADD COLUMN document_id
+-- covers: ALTER TABLE kerai.embeddings ADD COLUMN document_id
+-- covers: ALTER TABLE kerai.entities ADD COLUMN document_id
+-- covers: ALTER TABLE kerai.perspectives ADD COLUMN document_id
+-- covers: ALTER TABLE kerai.page_versions ADD COLUMN target_id
+-- covers: ALTER TABLE kerai.job_urls ADD COLUMN target_id
+-- covers: ALTER TABLE kerai.citations ADD COLUMN request_id
+-- covers: ALTER TABLE kerai.job_logs ALTER COLUMN target_id SET NOT NULL
+UPDATE kerai.nodes SET document_id = id WHERE document_id IS NULL AND parent_id IS NULL;
+DO $$
+BEGIN
+    LOOP
+        UPDATE kerai.nodes c SET document_id = p.document_id
+          FROM kerai.nodes p
+         WHERE c.parent_id = p.id AND c.document_id IS NULL AND p.document_id IS NOT NULL;
+        EXIT WHEN NOT FOUND;
+    END LOOP;
+END
+$$;
+ALTER TABLE kerai.nodes ALTER COLUMN document_id SET NOT NULL;
+ALTER TABLE kerai.edges ADD COLUMN document_id uuid;
+UPDATE kerai.edges e SET document_id = n.document_id FROM kerai.nodes n WHERE n.id = e.source_id;
+ALTER TABLE kerai.edges ALTER COLUMN document_id SET NOT NULL;
+ALTER TABLE kerai.embeddings ADD COLUMN document_id uuid;
+UPDATE kerai.embeddings e SET document_id = c.document_id FROM kerai.chunks c WHERE c.id = e.chunk_id;
+ALTER TABLE kerai.embeddings ALTER COLUMN document_id SET NOT NULL;
+ALTER TABLE kerai.entities ADD COLUMN document_id uuid;
+UPDATE kerai.entities e SET document_id = c.document_id FROM kerai.chunks c WHERE c.id = e.chunk_id;
+ALTER TABLE kerai.entities ALTER COLUMN document_id SET NOT NULL;
+ALTER TABLE kerai.perspectives ADD COLUMN document_id uuid;
+UPDATE kerai.perspectives p SET document_id = n.document_id FROM kerai.nodes n WHERE n.id = p.node_id;
+ALTER TABLE kerai.perspectives ALTER COLUMN document_id SET NOT NULL;
+ALTER TABLE kerai.page_versions ADD COLUMN target_id uuid;
+UPDATE kerai.page_versions v SET target_id = p.target_id FROM kerai.pages p WHERE p.id = v.page_id;
+ALTER TABLE kerai.page_versions ALTER COLUMN target_id SET NOT NULL;
+ALTER TABLE kerai.job_urls ADD COLUMN target_id uuid;
+UPDATE kerai.job_urls u SET target_id = j.target_id FROM kerai.scrape_jobs j WHERE j.id = u.job_id;
+ALTER TABLE kerai.job_urls ALTER COLUMN target_id SET NOT NULL;
+ALTER TABLE kerai.citations ADD COLUMN request_id uuid;
+UPDATE kerai.citations c SET request_id = r.request_id FROM kerai.ai_responses r WHERE r.id = c.response_id;
+ALTER TABLE kerai.citations ALTER COLUMN request_id SET NOT NULL;
+UPDATE kerai.job_logs l SET target_id = j.target_id FROM kerai.scrape_jobs j WHERE j.id = l.job_id AND l.target_id IS NULL;
+ALTER TABLE kerai.job_logs ALTER COLUMN target_id SET NOT NULL;

@@ -228,6 +228,26 @@ fn a_dump_restores_the_whole_corpus_and_the_copy_works_on() {
     db.client().batch_execute("ANALYZE").unwrap();
     let before = fingerprint(&mut db.client());
     let asked = answers(&mut db.client());
+    // Every row the crawl, the citation loop, embedding and answering wrote carries its
+    // distribution key, equal to its parent row's (docs/scale-out.md).
+    let misplaced: i64 = db.one(
+        "SELECT (SELECT count(*) FROM kerai.nodes n LEFT JOIN kerai.nodes p ON p.id = n.parent_id
+                  WHERE n.document_id IS DISTINCT FROM coalesce(p.document_id, n.id))
+              + (SELECT count(*) FROM kerai.edges e JOIN kerai.nodes s ON s.id = e.source_id
+                  WHERE e.document_id <> s.document_id)
+              + (SELECT count(*) FROM kerai.embeddings e JOIN kerai.chunks c ON c.id = e.chunk_id
+                  WHERE e.document_id <> c.document_id)
+              + (SELECT count(*) FROM kerai.page_versions v JOIN kerai.pages p ON p.id = v.page_id
+                  WHERE v.target_id <> p.target_id)
+              + (SELECT count(*) FROM kerai.job_urls u JOIN kerai.scrape_jobs j ON j.id = u.job_id
+                  WHERE u.target_id <> j.target_id)
+              + (SELECT count(*) FROM kerai.citations c JOIN kerai.ai_responses r ON r.id = c.response_id
+                  WHERE c.request_id <> r.request_id)",
+    );
+    assert_eq!(
+        misplaced, 0,
+        "rows whose distribution key is not their parent's"
+    );
     // Something in every table that holds user data.
     for table in [
         "nodes",

@@ -84,8 +84,8 @@ fn every_released_version_updates_to_exactly_a_fresh_install() {
             extra.iter().map(|s| s.as_str()).collect::<Vec<_>>().join("\n    ")
         );
         // The old data is there and the new layer serves it.
-        let version: String = old.one("SELECT kerai.version()");
-        assert_eq!(version, env!("CARGO_PKG_VERSION"));
+        let now: String = old.one("SELECT kerai.version()");
+        assert_eq!(now, env!("CARGO_PKG_VERSION"));
         let same: bool = old.one(&format!(
             "SELECT EXISTS (SELECT 1 FROM kerai.nodes WHERE id = '{doc}')"
         ));
@@ -106,6 +106,21 @@ fn every_released_version_updates_to_exactly_a_fresh_install() {
                 "the resolved work is known by its DOI after the update"
             );
         }
+        // 0.3.0 gives every row its distribution key (docs/scale-out.md): the reference the
+        // old version made names itself, its resolves_to edge and the target's rows carry theirs.
+        let keyed: bool = old.one(
+            "SELECT bool_and(n.document_id = n.id) AND count(*) > 0
+               FROM kerai.nodes n WHERE n.kind = 'reference'",
+        );
+        assert!(keyed, "reference nodes name themselves after the update");
+        let edge_keys: bool = old.one(
+            "SELECT bool_and(e.document_id = s.document_id) AND count(*) > 0
+               FROM kerai.edges e JOIN kerai.nodes s ON s.id = e.source_id",
+        );
+        assert!(
+            edge_keys,
+            "every edge carries its source node's document after the update"
+        );
         // 0.3.0 registers every user-data table for pg_dump and grants the kerai roles.
         let dumped: i64 = old
             .one("SELECT cardinality(extconfig)::bigint FROM pg_extension WHERE extname = 'kerai'");

@@ -1,0 +1,137 @@
+-- Scale-out on paper (docs/scale-out.md): the column each table would be distributed by on a
+-- distributed Postgres (Citus), so that the rows that are read and written together land on one
+-- machine. Three groups of rows travel together:
+--   document  a document's nodes, edges, chunks, vectors, entities and claims. A reference (or
+--             concept) node is shared by every document that cites it, so it names itself as
+--             its document, and its frontier rows (reference_state, its transitions, its
+--             crawl_queue row) carry that id in node_id.
+--   target    a target's config versions, pages, page versions, jobs, job URLs and job logs.
+--   request   an AI request, its response and its citations.
+-- Every row carries its group's key in a NOT NULL column. kerai's own writers set it; a row
+-- inserted by hand without it gets it from its parent row (the triggers below), so a
+-- single-server user never has to think about it.
+
+-- The keys 0.2.0 did not have: the document of an edge (its source node's), of a vector and of
+-- an entity (their chunk's), of a perspective (its node's); the target of a page version and of
+-- a job URL; the request of a citation. Reference nodes name themselves (kerai._fill_node_document).
+ALTER TABLE kerai.edges ADD COLUMN document_id uuid NOT NULL;
+ALTER TABLE kerai.embeddings ADD COLUMN document_id uuid NOT NULL;
+ALTER TABLE kerai.entities ADD COLUMN document_id uuid NOT NULL;
+ALTER TABLE kerai.perspectives ADD COLUMN document_id uuid NOT NULL;
+ALTER TABLE kerai.page_versions ADD COLUMN target_id uuid NOT NULL;
+ALTER TABLE kerai.job_urls ADD COLUMN target_id uuid NOT NULL;
+ALTER TABLE kerai.citations ADD COLUMN request_id uuid NOT NULL;
+ALTER TABLE kerai.nodes ALTER COLUMN document_id SET NOT NULL;
+ALTER TABLE kerai.job_logs ALTER COLUMN target_id SET NOT NULL;
+CREATE INDEX edges_document_idx ON kerai.edges (document_id);
+CREATE INDEX embeddings_document_idx ON kerai.embeddings (document_id);
+CREATE INDEX page_versions_target_idx ON kerai.page_versions (target_id);
+
+-- A node without a document_id: a node without a parent is its own document (a document, a
+-- reference, a concept); any other node belongs to its parent's document.
+CREATE FUNCTION kerai._fill_node_document() RETURNS trigger
+LANGUAGE plpgsql AS $$
+BEGIN
+    IF NEW.parent_id IS NULL THEN
+        NEW.document_id := NEW.id;
+    ELSE
+        SELECT p.document_id INTO NEW.document_id FROM kerai.nodes p WHERE p.id = NEW.parent_id;
+    END IF;
+    RETURN NEW;
+END
+$$;
+COMMENT ON FUNCTION kerai._fill_node_document() IS
+    'A node inserted without document_id gets its own id (no parent) or its parent''s document (docs/scale-out.md).';
+CREATE TRIGGER nodes_fill_document BEFORE INSERT ON kerai.nodes
+    FOR EACH ROW WHEN (NEW.document_id IS NULL) EXECUTE FUNCTION kerai._fill_node_document();
+
+-- A row inserted without its key takes it from its parent row. Arguments: the key column, the
+-- parent table, the column of the row that names the parent (by id), the parent's key column.
+CREATE FUNCTION kerai._fill_distribution_key() RETURNS trigger
+LANGUAGE plpgsql AS $$
+DECLARE
+    parent uuid;
+    key uuid;
+BEGIN
+    EXECUTE format('SELECT ($1).%I', TG_ARGV[2]) INTO parent USING NEW;
+    EXECUTE format('SELECT %I FROM kerai.%I WHERE id = $1', TG_ARGV[3], TG_ARGV[1]) INTO key USING parent;
+    IF key IS NULL THEN
+        RAISE EXCEPTION 'kerai: a row of kerai.% names % = %, which is not in kerai.%',
+            TG_TABLE_NAME, TG_ARGV[2], coalesce(parent::text, 'NULL'), TG_ARGV[1]
+            USING ERRCODE = '23503', HINT = format('insert the %s row first, or give %s', TG_ARGV[1], TG_ARGV[0]);
+    END IF;
+    RETURN jsonb_populate_record(NEW, jsonb_build_object(TG_ARGV[0], key));
+END
+$$;
+COMMENT ON FUNCTION kerai._fill_distribution_key() IS
+    'A row inserted without its distribution key takes it from its parent row (docs/scale-out.md).';
+CREATE TRIGGER edges_fill_document BEFORE INSERT ON kerai.edges
+    FOR EACH ROW WHEN (NEW.document_id IS NULL)
+    EXECUTE FUNCTION kerai._fill_distribution_key('document_id', 'nodes', 'source_id', 'document_id');
+CREATE TRIGGER embeddings_fill_document BEFORE INSERT ON kerai.embeddings
+    FOR EACH ROW WHEN (NEW.document_id IS NULL)
+    EXECUTE FUNCTION kerai._fill_distribution_key('document_id', 'chunks', 'chunk_id', 'document_id');
+CREATE TRIGGER entities_fill_document BEFORE INSERT ON kerai.entities
+    FOR EACH ROW WHEN (NEW.document_id IS NULL)
+    EXECUTE FUNCTION kerai._fill_distribution_key('document_id', 'chunks', 'chunk_id', 'document_id');
+CREATE TRIGGER perspectives_fill_document BEFORE INSERT ON kerai.perspectives
+    FOR EACH ROW WHEN (NEW.document_id IS NULL)
+    EXECUTE FUNCTION kerai._fill_distribution_key('document_id', 'nodes', 'node_id', 'document_id');
+CREATE TRIGGER page_versions_fill_target BEFORE INSERT ON kerai.page_versions
+    FOR EACH ROW WHEN (NEW.target_id IS NULL)
+    EXECUTE FUNCTION kerai._fill_distribution_key('target_id', 'pages', 'page_id', 'target_id');
+CREATE TRIGGER job_urls_fill_target BEFORE INSERT ON kerai.job_urls
+    FOR EACH ROW WHEN (NEW.target_id IS NULL)
+    EXECUTE FUNCTION kerai._fill_distribution_key('target_id', 'scrape_jobs', 'job_id', 'target_id');
+CREATE TRIGGER job_logs_fill_target BEFORE INSERT ON kerai.job_logs
+    FOR EACH ROW WHEN (NEW.target_id IS NULL)
+    EXECUTE FUNCTION kerai._fill_distribution_key('target_id', 'scrape_jobs', 'job_id', 'target_id');
+CREATE TRIGGER citations_fill_request BEFORE INSERT ON kerai.citations
+    FOR EACH ROW WHEN (NEW.request_id IS NULL)
+    EXECUTE FUNCTION kerai._fill_distribution_key('request_id', 'ai_responses', 'response_id', 'request_id');
+
+-- The plan, one row per table (docs/scale-out.md explains each choice; pg_regress/sql/
+-- distribution.sql checks it against the schema and the rows).
+CREATE VIEW kerai.distribution_plan AS
+SELECT t.table_name, t.placement, t.distribution_column, t.colocation, t.reason
+  FROM (VALUES
+    ('nodes', 'distributed', 'document_id', 'document', 'a document''s tree; a reference or concept node is its own document'),
+    ('edges', 'distributed', 'document_id', 'document', 'the source node''s document: a document''s cites edges, a reference''s resolves_to edge'),
+    ('chunks', 'distributed', 'document_id', 'document', 'the passages of a document'),
+    ('embeddings', 'distributed', 'document_id', 'document', 'next to their chunk'),
+    ('entities', 'distributed', 'document_id', 'document', 'next to their chunk'),
+    ('claims', 'distributed', 'document_id', 'document', 'next to their document'),
+    ('extraction_queue', 'distributed', 'document_id', 'document', 'the documents waiting for reference extraction'),
+    ('document_keys', 'distributed', 'document_id', 'document', 'the DOIs and URLs a document is known by'),
+    ('perspectives', 'distributed', 'document_id', 'document', 'an agent''s weight on a node, next to the node'),
+    ('reference_state', 'distributed', 'node_id', 'document', 'a reference''s frontier row: its node is its own document'),
+    ('reference_transitions', 'distributed', 'node_id', 'document', 'a reference''s history, next to it'),
+    ('crawl_queue', 'distributed', 'node_id', 'document', 'the fetch of a reference''s open copy, next to it'),
+    ('targets', 'distributed', 'id', 'target', 'a site or intranet area and everything crawled for it'),
+    ('target_config_versions', 'distributed', 'target_id', 'target', 'a target''s configuration history'),
+    ('pages', 'distributed', 'target_id', 'target', 'the URLs of a target'),
+    ('page_versions', 'distributed', 'target_id', 'target', 'the snapshots of a target''s pages'),
+    ('scrape_jobs', 'distributed', 'target_id', 'target', 'the runs of a target'),
+    ('job_urls', 'distributed', 'target_id', 'target', 'the URLs of a target''s runs'),
+    ('job_logs', 'distributed', 'target_id', 'target', 'the logs of a target''s runs'),
+    ('ai_requests', 'distributed', 'id', 'request', 'a question asked'),
+    ('ai_responses', 'distributed', 'request_id', 'request', 'its answer'),
+    ('citations', 'distributed', 'request_id', 'request', 'the passages the answer cites (copied, so they stay when the corpus changes)'),
+    ('blobs', 'distributed', 'uri', 'blob', 'large raw HTML by content address; read one at a time'),
+    ('reward_ledger', 'distributed', 'id', 'ledger', 'append-only rewards; summed per agent'),
+    ('settings', 'reference', NULL, NULL, 'read by every function on every node'),
+    ('users', 'reference', NULL, NULL, 'read by the row-level security policies on every node'),
+    ('agents', 'reference', NULL, NULL, 'few rows, joined to perspectives and rewards'),
+    ('reward_schedule', 'reference', NULL, NULL, 'a few fixed rows'),
+    ('reference_states', 'reference', NULL, NULL, 'the frontier''s state machine, fixed'),
+    ('reference_moves', 'reference', NULL, NULL, 'the frontier''s state machine, fixed'),
+    ('corpus_authors', 'reference', NULL, NULL, 'per-author counts read when scoring any reference'),
+    ('counter_deltas', 'coordinator', NULL, NULL, 'the dashboards'' running counts, summed on the coordinator'),
+    ('partition_references', 'coordinator', NULL, NULL, 'kerai.partition_by_month''s bookkeeping'),
+    ('daemons', 'coordinator', NULL, NULL, 'the companion processes at work now'),
+    ('crawler_supervisor', 'coordinator', NULL, NULL, 'the crawler kerai.start_crawler supervises')
+  ) AS t(table_name, placement, distribution_column, colocation, reason);
+COMMENT ON VIEW kerai.distribution_plan IS
+    'Scale-out on paper (docs/scale-out.md): for each kerai table, its placement on a distributed Postgres '
+    '(distributed, reference or coordinator), the distribution column, the co-location group (document, target, '
+    'request, blob, ledger) and why.';
