@@ -445,6 +445,13 @@ COMMENT ON FUNCTION kerai.add_month_partitions(integer) IS
     'the last month land in the default partition). Error `22023` for `months_ahead` outside 0 to 120; requires '
     '`kerai_admin`.';
 
+COMMENT ON FUNCTION kerai.maintain_job_logs() IS
+    'Keeps `kerai.job_logs` partitioned by week (Monday 00:00 UTC): makes the partitions of this week and the '
+    'four ahead (moving rows of those weeks out of the default partition), drops weekly partitions wholly older '
+    'than the `job_log_retention_days` setting (default 90) and deletes older rows of the default partition. '
+    'Returns `{retention_days, weeks_made, weeks_dropped, default_rows_deleted}`. `kerai daemon` runs it every '
+    'hour; without a daemon, schedule it with pg_cron. Requires `kerai_fetcher` (or `kerai_admin`).';
+
 COMMENT ON FUNCTION kerai.add_user(text, text, text) IS
     'Registers a kerai user: an existing database login role with an e-mail (stored in lower case) and a role, '
     '`admin`, `editor` or `reader` (the default), and grants the login `kerai_admin`, `kerai_editor` or '

@@ -75,6 +75,7 @@ SELECT pg_catalog.pg_extension_config_dump('kerai.blobs', '');
 SELECT pg_catalog.pg_extension_config_dump('kerai.job_urls', '');
 SELECT pg_catalog.pg_extension_config_dump('kerai.job_urls_id_seq', '');
 SELECT pg_catalog.pg_extension_config_dump('kerai.job_logs', '');
+SELECT pg_catalog.pg_extension_config_dump('kerai.job_logs_default', '');
 SELECT pg_catalog.pg_extension_config_dump('kerai.job_logs_id_seq', '');
 -- retrieval
 SELECT pg_catalog.pg_extension_config_dump('kerai.settings', '');

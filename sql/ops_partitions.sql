@@ -339,3 +339,85 @@ BEGIN
     RETURN kerai._partition_by_month(table_name, months_ahead);
 END
 $$;
+
+-- ---------------------------------------------------------------- job logs, by week
+
+-- The week (Monday 00:00 UTC to the next) of kerai.job_logs that holds `day`, unless it exists.
+-- Rows of that week already in the default partition move into it. Its own primary key and
+-- index (see site.sql). Made by the owner, so it is not an extension member: pg_dump writes it.
+-- Locks: the whole table first, in the strongest mode any step needs, so that a writer of log
+-- lines (which holds the table, then a partition) never waits in a circle with it; at most a
+-- minute, then it gives up (the next run makes the week).
+CREATE FUNCTION kerai._job_logs_week(day date) RETURNS boolean
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp SET lock_timeout = '60s' AS $$
+DECLARE
+    monday date := day - (extract(isodow FROM day)::integer - 1);
+    part text := format('job_logs_w%s', to_char(monday, 'YYYYMMDD'));
+    lo timestamptz := (monday::timestamp AT TIME ZONE 'UTC');
+    hi timestamptz := ((monday + 7)::timestamp AT TIME ZONE 'UTC');
+BEGIN
+    IF to_regclass(format('kerai.%I', part)) IS NOT NULL THEN
+        RETURN false;
+    END IF;
+    LOCK TABLE kerai.job_logs IN ACCESS EXCLUSIVE MODE;
+    IF to_regclass(format('kerai.%I', part)) IS NOT NULL THEN
+        RETURN false;  -- made by another run while this one waited
+    END IF;
+    IF EXISTS (SELECT 1 FROM kerai.job_logs_default WHERE created_at >= lo AND created_at < hi) THEN
+        EXECUTE format('CREATE TABLE kerai.%I (LIKE kerai.job_logs INCLUDING DEFAULTS INCLUDING CONSTRAINTS)', part);
+        EXECUTE format('WITH moved AS (DELETE FROM kerai.job_logs_default WHERE created_at >= %L AND created_at < %L '
+                       'RETURNING *) INSERT INTO kerai.%I SELECT * FROM moved', lo, hi, part);
+        EXECUTE format('ALTER TABLE kerai.job_logs ATTACH PARTITION kerai.%I FOR VALUES FROM (%L) TO (%L)', part, lo, hi);
+    ELSE
+        EXECUTE format('CREATE TABLE kerai.%I PARTITION OF kerai.job_logs FOR VALUES FROM (%L) TO (%L)', part, lo, hi);
+    END IF;
+    EXECUTE format('ALTER TABLE kerai.%I ADD PRIMARY KEY (id)', part);
+    EXECUTE format('CREATE INDEX %I ON kerai.%I (job_id, id)', part || '_job_idx', part);
+    RETURN true;
+END
+$$;
+
+-- The policy, applied: weeks made from this one to four ahead; weeks wholly older than the
+-- retention (setting job_log_retention_days) dropped, and older rows of the default partition
+-- deleted. It takes no arguments, so whoever may run it can only apply the configured policy.
+CREATE FUNCTION kerai._job_logs_maintain() RETURNS jsonb
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp SET lock_timeout = '60s' AS $$
+DECLARE
+    days integer := (kerai.setting('job_log_retention_days') #>> '{}')::integer;
+    cutoff timestamptz := now() - make_interval(days => days);
+    made integer := 0;
+    dropped integer := 0;
+    deleted bigint;
+    part record;
+BEGIN
+    FOR i IN 0..4 LOOP
+        IF kerai._job_logs_week((now() AT TIME ZONE 'UTC')::date + 7 * i) THEN
+            made := made + 1;
+        END IF;
+    END LOOP;
+    FOR part IN SELECT c.relname, to_date(substr(c.relname, 11), 'YYYYMMDD') AS monday
+                  FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+                 WHERE i.inhparent = 'kerai.job_logs'::regclass AND c.relname ~ '^job_logs_w[0-9]{8}$' LOOP
+        IF ((part.monday + 7)::timestamp AT TIME ZONE 'UTC') <= cutoff THEN
+            LOCK TABLE kerai.job_logs IN ACCESS EXCLUSIVE MODE;
+            EXECUTE format('DROP TABLE kerai.%I', part.relname);
+            dropped := dropped + 1;
+        END IF;
+    END LOOP;
+    DELETE FROM kerai.job_logs_default WHERE created_at < cutoff;
+    GET DIAGNOSTICS deleted = ROW_COUNT;
+    RETURN jsonb_build_object('retention_days', days, 'weeks_made', made, 'weeks_dropped', dropped,
+                              'default_rows_deleted', deleted);
+END
+$$;
+
+-- Keep job_logs partitioned by week and within the retention. The daemon runs it every hour;
+-- without a daemon, schedule it with pg_cron (docs/sql.md).
+CREATE FUNCTION kerai.maintain_job_logs() RETURNS jsonb
+LANGUAGE plpgsql AS $$
+DECLARE
+    allowed boolean := kerai._require('kerai_fetcher', 'kerai.maintain_job_logs');
+BEGIN
+    RETURN kerai._job_logs_maintain();
+END
+$$;

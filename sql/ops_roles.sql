@@ -59,6 +59,7 @@ BEGIN
                       'kerai._partition_by_month(text, integer)'::regprocedure,
                       'kerai._month_partition(text, date)'::regprocedure,
                       'kerai._keep_in_dumps(regclass)'::regprocedure,
+                      'kerai._job_logs_week(date)'::regprocedure,
                       'kerai._grant_kerai_role(text, text)'::regprocedure) THEN
             EXECUTE format('GRANT EXECUTE ON FUNCTION %s TO kerai_admin', f);
         ELSE

@@ -16,7 +16,7 @@ LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
         "chat_base_url": null, "chat_model": null, "chat_api_key_env": "KERAI_CHAT_API_KEY", "chat_timeout_seconds": 60,
         "llm_claims": false, "llm_claims_domain": "general",
         "search_rrf_k": 60, "search_candidates": 100, "search_fts_budget": 5000, "answer_passages": 5,
-        "allowed_private_hosts": []
+        "allowed_private_hosts": [], "job_log_retention_days": 90
     }'::jsonb
 $$;
 
@@ -65,7 +65,7 @@ BEGIN
     END IF;
     IF key IN ('chunk_tokens', 'chunk_overlap', 'embedding_dimensions', 'embedding_batch', 'embedding_timeout_seconds',
                'embedding_max_attempts', 'chat_timeout_seconds', 'search_rrf_k', 'search_candidates', 'search_fts_budget',
-               'answer_passages')
+               'answer_passages', 'job_log_retention_days')
        AND (jsonb_typeof(value) <> 'number' OR (value #>> '{}')::numeric <= 0 OR (value #>> '{}')::numeric % 1 <> 0) THEN
         RAISE EXCEPTION 'kerai.set_setting: % must be a positive whole number, not %', key, value USING ERRCODE = '22023';
     END IF;

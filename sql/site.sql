@@ -273,8 +273,14 @@ COMMENT ON TABLE kerai.job_urls IS
     'not_reached or cancelled) and error.';
 CREATE INDEX job_urls_claim_idx ON kerai.job_urls (job_id, id) WHERE status IN ('pending', 'leased');
 
+-- Logs grow with every run, so they are partitioned by week (seed 001): kerai.maintain_job_logs
+-- (ops_partitions.sql) makes the weeks ahead and drops those past the retention. The default
+-- partition holds what falls outside them. The partitioned table has no key or index of its
+-- own, each partition has its own (id is unique by its sequence): a dump then restores weekly
+-- partitions (which are not extension members, so pg_dump writes them) without the indexes
+-- an attach would make colliding with the ones the dump makes.
 CREATE TABLE kerai.job_logs (
-    id         bigserial PRIMARY KEY,
+    id         bigserial,
     job_id     uuid REFERENCES kerai.scrape_jobs (id) ON DELETE CASCADE,
     target_id  uuid REFERENCES kerai.targets (id) ON DELETE CASCADE,
     level      text NOT NULL CHECK (level IN ('INFO', 'WARN', 'ERROR')),
@@ -283,11 +289,14 @@ CREATE TABLE kerai.job_logs (
     url        text,
     details    jsonb NOT NULL DEFAULT '{}'::jsonb,
     created_at timestamptz NOT NULL DEFAULT now()
-);
-CREATE INDEX job_logs_job_idx ON kerai.job_logs (job_id, id);
-CREATE INDEX job_logs_created_idx ON kerai.job_logs (created_at);
+) PARTITION BY RANGE (created_at);
+CREATE TABLE kerai.job_logs_default PARTITION OF kerai.job_logs DEFAULT;
+ALTER TABLE kerai.job_logs_default ADD PRIMARY KEY (id);
+CREATE INDEX job_logs_default_job_idx ON kerai.job_logs_default (job_id, id);
+CREATE INDEX job_logs_default_created_idx ON kerai.job_logs_default (created_at);
 COMMENT ON TABLE kerai.job_logs IS
-    'Structured logs per job and per item (INFO / WARN / ERROR). Events: CRAWL_STARTED, CRAWL_COMPLETED, '
+    'Structured logs per job and per item (INFO / WARN / ERROR), partitioned by week (job_logs_wYYYYMMDD, from '
+    'Monday 00:00 UTC; job_logs_default for the rest) and kept job_log_retention_days (kerai.maintain_job_logs). Events: CRAWL_STARTED, CRAWL_COMPLETED, '
     'CRAWL_FAILED, PAGE_FETCHED, DOC_DOWNLOADED, ITEM_NEW, ITEM_UPDATED, ITEM_UNCHANGED, ITEM_FAILED, ... '
     'No secrets or personal data: URLs in the url, message and details columns are logged without userinfo '
     '(user:password@) and with the values of credential-like query parameters replaced by *** (kerai.redact_secrets).';

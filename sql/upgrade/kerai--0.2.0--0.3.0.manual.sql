@@ -9,6 +9,52 @@
 -- already had it replaced by a row of kerai.partition_references.)
 ALTER TABLE kerai.pages DROP CONSTRAINT IF EXISTS pages_current_version_fk;
 
+-- job_logs is partitioned by week from 0.3.0 (site.sql). 0.2.0's plain table is replaced: its
+-- rows go into the default partition (kerai.maintain_job_logs moves them into their weeks), its
+-- sequence is kept.
+-- covers: CREATE TABLE kerai.job_logs (
+-- covers: CREATE TABLE kerai.job_logs_default PARTITION OF kerai.job_logs DEFAULT
+-- covers: ALTER TABLE kerai.job_logs_default ADD PRIMARY KEY (id)
+-- covers: CREATE INDEX job_logs_default_job_idx ON kerai.job_logs_default (job_id, id)
+-- covers: CREATE INDEX job_logs_default_created_idx ON kerai.job_logs_default (created_at)
+ALTER SEQUENCE kerai.job_logs_id_seq OWNED BY NONE;
+ALTER TABLE kerai.job_logs RENAME TO job_logs_0_2_0;
+ALTER EXTENSION kerai DROP TABLE kerai.job_logs_0_2_0;
+DO $$
+DECLARE
+    c text;
+BEGIN
+    -- Its constraints' names are the new table's.
+    FOR c IN SELECT conname FROM pg_constraint WHERE conrelid = 'kerai.job_logs_0_2_0'::regclass LOOP
+        EXECUTE format('ALTER TABLE kerai.job_logs_0_2_0 DROP CONSTRAINT %I', c);
+    END LOOP;
+END
+$$;
+CREATE TABLE kerai.job_logs (
+    id         bigint NOT NULL DEFAULT nextval('kerai.job_logs_id_seq'::regclass),
+    job_id     uuid REFERENCES kerai.scrape_jobs (id) ON DELETE CASCADE,
+    target_id  uuid REFERENCES kerai.targets (id) ON DELETE CASCADE,
+    level      text NOT NULL CHECK (level IN ('INFO', 'WARN', 'ERROR')),
+    event      text NOT NULL,
+    message    text NOT NULL,
+    url        text,
+    details    jsonb NOT NULL DEFAULT '{}'::jsonb,
+    created_at timestamptz NOT NULL DEFAULT now()
+) PARTITION BY RANGE (created_at);
+ALTER SEQUENCE kerai.job_logs_id_seq OWNED BY kerai.job_logs.id;
+CREATE TABLE kerai.job_logs_default PARTITION OF kerai.job_logs DEFAULT;
+ALTER TABLE kerai.job_logs_default ADD PRIMARY KEY (id);
+CREATE INDEX job_logs_default_job_idx ON kerai.job_logs_default (job_id, id);
+CREATE INDEX job_logs_default_created_idx ON kerai.job_logs_default (created_at);
+INSERT INTO kerai.job_logs (id, job_id, target_id, level, event, message, url, details, created_at)
+SELECT id, job_id, target_id, level, event, message, url, details, created_at FROM kerai.job_logs_0_2_0;
+DROP TABLE kerai.job_logs_0_2_0;
+COMMENT ON TABLE kerai.job_logs IS
+    'Structured logs per job and per item (INFO / WARN / ERROR). Events: CRAWL_STARTED, CRAWL_COMPLETED, '
+    'CRAWL_FAILED, PAGE_FETCHED, DOC_DOWNLOADED, ITEM_NEW, ITEM_UPDATED, ITEM_UNCHANGED, ITEM_FAILED, ... '
+    'No secrets or personal data: URLs in the url, message and details columns are logged without userinfo '
+    '(user:password@) and with the values of credential-like query parameters replaced by *** (kerai.redact_secrets).';
+
 -- Users own targets, jobs and AI requests (sql/ops_users.sql). The columns go onto tables 0.2.0 had,
 -- and their defaults need the users table and kerai.current_user_id() first.
 -- covers: CREATE TABLE kerai.users (

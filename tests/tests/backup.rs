@@ -105,9 +105,17 @@ fn build_corpus(db: &TestDb, site: &Site, scholar: &ScholarlyWeb) {
         "SELECT kerai.set_setting('answer_passages', '3');
          SELECT kerai.answer('What does the good regulator theorem say?');
          UPDATE kerai.reward_schedule SET reward_nkoi = 123456789 WHERE work_type = 'crawl_ingest';
-         SELECT kerai.register_agent('helper', 'crawler', 'kerai_crawl', '{\"max_chain_depth\": 2}');",
+         SELECT kerai.register_agent('helper', 'crawler', 'kerai_crawl', '{\"max_chain_depth\": 2}');
+         SELECT kerai.maintain_job_logs();",
     )
     .unwrap();
+    let weekly: i64 = db.one(
+        "SELECT count(*) FROM kerai.job_logs WHERE tableoid::regclass::text ~ '^kerai\\.job_logs_w[0-9]{8}$'",
+    );
+    assert!(
+        weekly > 0,
+        "the crawl's log lines are in a weekly partition"
+    );
     let resolved: i64 =
         db.one("SELECT count(*) FROM kerai.reference_state WHERE status = 'resolved'");
     assert!(resolved > 0, "the citation loop resolved nothing");
@@ -301,6 +309,13 @@ fn a_dump_restores_the_whole_corpus_and_the_copy_works_on() {
         "pg_restore: rows",
         &before,
         &fingerprint(&mut restored.client()),
+    );
+    // The weekly job log partitions come back with their rows.
+    let weekly = "SELECT count(*) FROM kerai.job_logs WHERE tableoid::regclass::text ~ '^kerai\\.job_logs_w[0-9]{8}$'";
+    assert_eq!(
+        restored.one::<i64>(weekly),
+        db.one::<i64>(weekly),
+        "log lines in weekly partitions after pg_restore"
     );
     restored.client().batch_execute("ANALYZE").unwrap();
     assert_same(

@@ -86,6 +86,16 @@ fn once_does_every_kind_of_waiting_work_and_exits() {
     db.client()
         .execute("SELECT kerai.enqueue_job('example')", &[])
         .unwrap();
+    // Logs older than the retention (90 days by default) and younger, from before any weekly
+    // partition existed: the daemon's job log policy drops the first and keeps the second.
+    db.client()
+        .batch_execute(
+            "INSERT INTO kerai.job_logs (target_id, level, event, message, created_at)
+             SELECT id, 'INFO', 'OLD', 'from long ago', now() - interval '200 days' FROM kerai.targets;
+             INSERT INTO kerai.job_logs (target_id, level, event, message, created_at)
+             SELECT id, 'INFO', 'RECENT', 'from last month', now() - interval '30 days' FROM kerai.targets;",
+        )
+        .unwrap();
 
     let child = spawn(&db.url, &["daemon", "--once", "--rate", "0"], &[]);
     let pid = child.id() as i32;
@@ -99,6 +109,24 @@ fn once_does_every_kind_of_waiting_work_and_exits() {
 
     let status: String = db.one("SELECT status FROM kerai.scrape_jobs");
     assert_eq!(status, "COMPLETED");
+    // The job log policy ran: the crawl's lines are in this week's partition, the old line is
+    // gone, the recent one kept.
+    let weekly: i64 = db.one(
+        "SELECT count(*) FROM kerai.job_logs
+          WHERE tableoid::regclass::text = 'kerai.job_logs_w' || to_char(date_trunc('week', now() AT TIME ZONE 'UTC'), 'YYYYMMDD')",
+    );
+    assert!(weekly > 0, "the crawl logged into this week's partition");
+    let kept: Vec<String> = db
+        .client()
+        .query(
+            "SELECT event FROM kerai.job_logs WHERE event IN ('OLD', 'RECENT') ORDER BY event",
+            &[],
+        )
+        .unwrap()
+        .iter()
+        .map(|r| r.get(0))
+        .collect();
+    assert_eq!(kept, ["RECENT"], "{}", out.stderr);
     let pages: i64 = db.one("SELECT count(*) FROM kerai.pages");
     assert!(pages >= 8, "the example site's pages: {pages}");
     let cited: i64 = db.one("SELECT count(*) FROM kerai.documents_by_depth WHERE chain_depth > 0");

@@ -216,10 +216,24 @@ fn check_shape(shape: &Shape) {
             shape.text
         };
         let (small, big) = (make(shape.n), make(8 * shape.n));
-        let (t1, _) = measure(&*f, &small);
-        let (t8, peak) = measure(&*f, &big);
-        // Below a millisecond the clock's granularity decides the ratio: count that as 1 ms.
-        let ratio = t8.as_secs_f64() / t1.as_secs_f64().max(1e-3);
+        // A loaded machine (caches shared with other work) can stretch one pair of
+        // measurements: a ratio over the bound is measured again, up to three times, and the
+        // best pair kept. Noise passes on a retry; a super-linear path (64× for quadratic)
+        // fails every time.
+        let mut best: Option<(Duration, Duration, usize, f64)> = None;
+        for _ in 0..3 {
+            let (t1, _) = measure(&*f, &small);
+            let (t8, peak) = measure(&*f, &big);
+            // Below a millisecond the clock's granularity decides the ratio: count that as 1 ms.
+            let ratio = t8.as_secs_f64() / t1.as_secs_f64().max(1e-3);
+            if best.is_none_or(|b| ratio < b.3) {
+                best = Some((t1, t8, peak, ratio));
+            }
+            if ratio <= 12.0 {
+                break;
+            }
+        }
+        let (t1, t8, peak, ratio) = best.expect("measured");
         report.push(format!(
             "{path}: {:.1} ms → {:.1} ms ({ratio:.1}×), peak {:.1}× input",
             t1.as_secs_f64() * 1e3,

@@ -31,6 +31,8 @@ use std::time::Duration;
 /// work changes.
 const BEAT: Duration = Duration::from_secs(5);
 const BEAT_AT_MOST: Duration = Duration::from_secs(1);
+/// How often the daemon applies the job log policy.
+const LOG_UPKEEP: Duration = Duration::from_secs(3600);
 
 /// What the lanes share: where to connect, who they are, whether to stop, and what each does.
 pub struct Shared {
@@ -145,6 +147,7 @@ pub async fn run(url: &str, args: DaemonArgs) -> Result<Code, Failure> {
         });
     }
     let beating = tokio::spawn(heartbeat(shared.clone()));
+    let upkeep = tokio::spawn(log_upkeep(shared.clone()));
 
     let start = |lane: Lane| -> tokio::task::JoinHandle<()> {
         match lane {
@@ -178,6 +181,13 @@ pub async fn run(url: &str, args: DaemonArgs) -> Result<Code, Failure> {
     }
     shared.stop.store(true, Ordering::SeqCst);
     beating.abort();
+    // A job log policy run in hand is let finish (it is one short transaction).
+    if tokio::time::timeout(Duration::from_secs(10), upkeep)
+        .await
+        .is_err()
+    {
+        eprintln!("kerai: the job log policy did not finish within 10 s: left for the next daemon");
+    }
 
     // Hand back a site job a lane stopped before it could.
     let held = shared.site_job.lock().ok().and_then(|mut j| j.take());
@@ -249,6 +259,39 @@ async fn heartbeat(shared: Arc<Shared>) {
         tokio::select! {
             _ = tokio::time::sleep(BEAT - BEAT_AT_MOST) => {}
             _ = shared.changed.notified() => {}
+        }
+    }
+}
+
+/// Apply the job log policy (`kerai.maintain_job_logs`) at the start and every [`LOG_UPKEEP`],
+/// on a connection of its own so that a wait for a lock never delays the heartbeat. A database
+/// that is away or read-only is tried again a minute later.
+async fn log_upkeep(shared: Arc<Shared>) {
+    loop {
+        let mut next = LOG_UPKEEP;
+        match db::connect(&shared.url).await {
+            Ok(c) => match db::daemons::maintain_job_logs(&c).await {
+                Ok(done) => {
+                    let changed = ["weeks_made", "weeks_dropped", "default_rows_deleted"]
+                        .iter()
+                        .any(|k| done[k].as_i64().unwrap_or(0) > 0);
+                    if changed {
+                        eprintln!("kerai: job logs kept to the retention policy: {done}");
+                    }
+                }
+                Err(e) if availability::classify(&db::message(&e)).is_some() => {
+                    next = Duration::from_secs(60);
+                }
+                Err(e) => eprintln!(
+                    "kerai: warning: the job log policy (kerai.maintain_job_logs) failed: {}",
+                    db::message(&e)
+                ),
+            },
+            Err(_) => next = Duration::from_secs(60),
+        }
+        shared.pause(next).await;
+        if shared.stopping() {
+            return;
         }
     }
 }

@@ -26,3 +26,12 @@ pub async fn stopped(client: &Client, worker: &str, error: Option<&str>) -> Resu
         .execute("SELECT kerai._daemon_stopped($1, $2)", &[&worker, &error])
         .await
 }
+
+/// Apply the job log policy (`kerai.maintain_job_logs`: weekly partitions made ahead, those
+/// past the retention dropped); returns what it did, as JSON.
+pub async fn maintain_job_logs(client: &Client) -> Result<Value, Error> {
+    let row = client
+        .query_one("SELECT kerai.maintain_job_logs()", &[])
+        .await?;
+    Ok(row.get(0))
+}
