@@ -184,11 +184,16 @@ BEGIN
                    f.r::integer AS fr, v.r::integer AS vr
               FROM fts f FULL JOIN vec v ON v.id = f.id
         )
-        SELECT c.id, c.content, fu.s::float8, fu.fr, fu.vr, c.source_url, c.title, c.heading_path,
-               coalesce(pv.scraped_at, c.crawl_timestamp, c.created_at), c.document_id
-          FROM fused fu JOIN kerai.chunks c ON c.id = fu.id
-          LEFT JOIN kerai.page_versions pv ON pv.id = c.page_version_id
-         ORDER BY fu.s DESC, c.id
+        -- The same text (the same chunk hash, as on two URLs of one page or in two copies of
+        -- a work) is returned once, at its best place.
+        SELECT d.id, d.content, d.s, d.fr, d.vr, d.source_url, d.title, d.heading_path, d.version_date, d.document_id
+          FROM (SELECT DISTINCT ON (c.content_hash)
+                       c.id, c.content, fu.s::float8 AS s, fu.fr, fu.vr, c.source_url, c.title, c.heading_path,
+                       coalesce(pv.scraped_at, c.crawl_timestamp, c.created_at) AS version_date, c.document_id
+                  FROM fused fu JOIN kerai.chunks c ON c.id = fu.id
+                  LEFT JOIN kerai.page_versions pv ON pv.id = c.page_version_id
+                 ORDER BY c.content_hash, fu.s DESC, c.id) d
+         ORDER BY d.s DESC, d.id
          LIMIT $5 $q$, where_sql, dims, model)
     USING tsq, qv, n, rrf_k, k, term_queries, term_idfs;
 END

@@ -177,4 +177,19 @@ SELECT raw_html IS NULL AS inline_cleared, raw_html_uri LIKE 'kerai-blob:sha256:
   FROM kerai.page_versions v WHERE content_hash = 'big';
 SELECT count(*) AS blobs FROM kerai.blobs;
 
+-- The same text at two URLs: the chunks repeat, and search returns the text once.
+SELECT kerai.configure_embeddings('local') ->> 'model' AS model;
+SELECT u AS url, (kerai.chunk_document(kerai.parse_markdown($md$# Opening hours
+
+The imaging lab opens at 08:00 and closes at 18:00 on weekdays. Scanner sessions outside these
+hours need the approval of the lab manager.
+$md$, jsonb_build_object('source_url', u)))->>'chunks')::integer AS chunks
+  FROM unnest(ARRAY['https://intranet.example.org/hours', 'https://mirror.example.org/hours']) u;
+SELECT kerai.embed_pending(100) > 0 AS embedded;
+SELECT count(*) AS chunks, count(DISTINCT content_hash) AS texts FROM kerai.chunks WHERE content LIKE '%opens at 08:00%';
+SELECT count(*) AS hits, count(DISTINCT content) AS texts
+  FROM kerai.search('when does the lab open on weekdays', 10) WHERE content LIKE '%opens at 08:00%';
+SELECT count(*) AS hits, count(DISTINCT content) AS texts
+  FROM kerai.search('lab opens weekdays', 10, '{"mode": "fts"}') WHERE content LIKE '%opens at 08:00%';
+
 ROLLBACK;
