@@ -345,11 +345,13 @@ $$;
 -- The week (Monday 00:00 UTC to the next) of kerai.job_logs that holds `day`, unless it exists.
 -- Rows of that week already in the default partition move into it. Its own primary key and
 -- index (see site.sql). Made by the owner, so it is not an extension member: pg_dump writes it.
--- Locks: the whole table first, in the strongest mode any step needs, so that a writer of log
--- lines (which holds the table, then a partition) never waits in a circle with it; at most a
--- minute, then it gives up (the next run makes the week).
+-- Locks: every lock a step needs, taken first and one after the other: the tables the
+-- partition's foreign keys name (scrape_jobs, targets), then the whole log table. A log writer
+-- may hold one and wait for another, so each wait is at most half a second, less than the
+-- deadlock timeout: this gives way (error 55P03, the next run makes the week) and a writer
+-- never fails for it.
 CREATE FUNCTION kerai._job_logs_week(day date) RETURNS boolean
-LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp SET lock_timeout = '60s' AS $$
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp SET lock_timeout = '500ms' AS $$
 DECLARE
     monday date := day - (extract(isodow FROM day)::integer - 1);
     part text := format('job_logs_w%s', to_char(monday, 'YYYYMMDD'));
@@ -359,6 +361,7 @@ BEGIN
     IF to_regclass(format('kerai.%I', part)) IS NOT NULL THEN
         RETURN false;
     END IF;
+    LOCK TABLE kerai.scrape_jobs, kerai.targets IN SHARE ROW EXCLUSIVE MODE;
     LOCK TABLE kerai.job_logs IN ACCESS EXCLUSIVE MODE;
     IF to_regclass(format('kerai.%I', part)) IS NOT NULL THEN
         RETURN false;  -- made by another run while this one waited
@@ -381,7 +384,7 @@ $$;
 -- retention (setting job_log_retention_days) dropped, and older rows of the default partition
 -- deleted. It takes no arguments, so whoever may run it can only apply the configured policy.
 CREATE FUNCTION kerai._job_logs_maintain() RETURNS jsonb
-LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp SET lock_timeout = '60s' AS $$
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp SET lock_timeout = '500ms' AS $$
 DECLARE
     days integer := (kerai.setting('job_log_retention_days') #>> '{}')::integer;
     cutoff timestamptz := now() - make_interval(days => days);
@@ -399,6 +402,7 @@ BEGIN
                   FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
                  WHERE i.inhparent = 'kerai.job_logs'::regclass AND c.relname ~ '^job_logs_w[0-9]{8}$' LOOP
         IF ((part.monday + 7)::timestamp AT TIME ZONE 'UTC') <= cutoff THEN
+            LOCK TABLE kerai.scrape_jobs, kerai.targets IN SHARE ROW EXCLUSIVE MODE;
             LOCK TABLE kerai.job_logs IN ACCESS EXCLUSIVE MODE;
             EXECUTE format('DROP TABLE kerai.%I', part.relname);
             dropped := dropped + 1;

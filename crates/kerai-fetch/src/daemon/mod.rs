@@ -147,7 +147,10 @@ pub async fn run(url: &str, args: DaemonArgs) -> Result<Code, Failure> {
         });
     }
     let beating = tokio::spawn(heartbeat(shared.clone()));
-    let upkeep = tokio::spawn(log_upkeep(shared.clone()));
+    // The job log policy runs once before the lanes start, so it never makes partitions while
+    // this daemon's own crawl writes log lines; then every hour beside them.
+    let first = upkeep_once(url).await;
+    let upkeep = tokio::spawn(log_upkeep(shared.clone(), first));
 
     let start = |lane: Lane| -> tokio::task::JoinHandle<()> {
         match lane {
@@ -263,35 +266,45 @@ async fn heartbeat(shared: Arc<Shared>) {
     }
 }
 
-/// Apply the job log policy (`kerai.maintain_job_logs`) at the start and every [`LOG_UPKEEP`],
-/// on a connection of its own so that a wait for a lock never delays the heartbeat. A database
-/// that is away or read-only is tried again a minute later.
-async fn log_upkeep(shared: Arc<Shared>) {
-    loop {
-        let mut next = LOG_UPKEEP;
-        match db::connect(&shared.url).await {
-            Ok(c) => match db::daemons::maintain_job_logs(&c).await {
-                Ok(done) => {
-                    let changed = ["weeks_made", "weeks_dropped", "default_rows_deleted"]
-                        .iter()
-                        .any(|k| done[k].as_i64().unwrap_or(0) > 0);
-                    if changed {
-                        eprintln!("kerai: job logs kept to the retention policy: {done}");
-                    }
-                }
-                Err(e) if availability::classify(&db::message(&e)).is_some() => {
-                    next = Duration::from_secs(60);
-                }
-                Err(e) => eprintln!(
-                    "kerai: warning: the job log policy (kerai.maintain_job_logs) failed: {}",
-                    db::message(&e)
-                ),
-            },
-            Err(_) => next = Duration::from_secs(60),
+/// Apply the job log policy (`kerai.maintain_job_logs`) once, on a connection of its own so
+/// that the heartbeat never waits on it; returns when to apply it next (a minute when the
+/// database was away or read-only, or the policy gave way to busy log writers).
+async fn upkeep_once(url: &str) -> Duration {
+    let Ok(c) = db::connect(url).await else {
+        return Duration::from_secs(60);
+    };
+    match db::daemons::maintain_job_logs(&c).await {
+        Ok(done) => {
+            let changed = ["weeks_made", "weeks_dropped", "default_rows_deleted"]
+                .iter()
+                .any(|k| done[k].as_i64().unwrap_or(0) > 0);
+            if changed {
+                eprintln!("kerai: job logs kept to the retention policy: {done}");
+            }
+            LOG_UPKEEP
         }
+        Err(e) if availability::classify(&db::message(&e)).is_some() => Duration::from_secs(60),
+        Err(e) if e.code() == Some(&tokio_postgres::error::SqlState::LOCK_NOT_AVAILABLE) => {
+            Duration::from_secs(60)
+        }
+        Err(e) => {
+            eprintln!(
+                "kerai: warning: the job log policy (kerai.maintain_job_logs) failed: {}",
+                db::message(&e)
+            );
+            LOG_UPKEEP
+        }
+    }
+}
+
+/// Apply the job log policy every [`LOG_UPKEEP`] after `first`, until the daemon stops.
+async fn log_upkeep(shared: Arc<Shared>, first: Duration) {
+    let mut next = first;
+    loop {
         shared.pause(next).await;
         if shared.stopping() {
             return;
         }
+        next = upkeep_once(&shared.url).await;
     }
 }
