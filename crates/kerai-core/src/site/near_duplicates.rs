@@ -7,7 +7,7 @@
 //! kept in the database and compared across runs and fetcher versions, so every hash here is
 //! fixed (FNV-1a and splitmix64), never Rust's `DefaultHasher`.
 
-use crate::convert::html::minhash::normalize;
+use crate::convert::html::minhash::{mix, normalize};
 
 /// Hash functions per signature.
 pub const PERMUTATIONS: usize = 64;
@@ -36,12 +36,6 @@ fn fnv1a(bytes: &[u8]) -> u64 {
         h = h.wrapping_mul(0x100000001b3);
     }
     h
-}
-
-fn mix(mut x: u64) -> u64 {
-    x = (x ^ (x >> 30)).wrapping_mul(0xbf58476d1ce4e5b9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94d049bb133111eb);
-    x ^ (x >> 31)
 }
 
 /// The signature of a page's text, or `None` when it has fewer than [`MIN_WORDS`] words.

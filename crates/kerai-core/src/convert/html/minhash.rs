@@ -18,8 +18,9 @@ const SHINGLE: usize = 4;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Signature(pub [u64; PERMUTATIONS]);
 
-fn mix(mut x: u64) -> u64 {
-    // splitmix64 finaliser.
+/// The splitmix64 finaliser (also used by `site::near_duplicates`, whose stored signatures
+/// depend on it never changing).
+pub(crate) fn mix(mut x: u64) -> u64 {
     x = (x ^ (x >> 30)).wrapping_mul(0xbf58476d1ce4e5b9);
     x = (x ^ (x >> 27)).wrapping_mul(0x94d049bb133111eb);
     x ^ (x >> 31)
