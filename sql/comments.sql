@@ -35,9 +35,11 @@ COMMENT ON FUNCTION kerai.cancel_job(uuid) IS
 
 COMMENT ON FUNCTION kerai.job_metrics(uuid) IS
     'The metrics of a crawl job, computed now from its URLs and logs: `{duration_sec, pages_crawled, '
-    'items_processed, docs_discovered, docs_processed, new_count, updated_count, unchanged_count, error_count, '
-    'skipped_count, remaining, warning_count, throughput_items_per_min, subtotals}`, `subtotals` mapping each '
-    'source type to `{new, updated, unchanged, failed, skipped, total}`. NULL for an unknown job. A finished job '
+    'items_processed, docs_discovered, docs_processed, new_count, updated_count, unchanged_count, '
+    'duplicate_count, near_duplicate_count, error_count, skipped_count, remaining, warning_count, '
+    'throughput_items_per_min, subtotals, left_out}`, `subtotals` mapping each source type to `{new, updated, '
+    'unchanged, duplicate, failed, skipped, total}`; `duplicate_count`: URLs stored as aliases of another page, '
+    '`near_duplicate_count`: new versions flagged near-duplicates. NULL for an unknown job. A finished job '
     'keeps them in `scrape_jobs.metrics`; view `kerai.job_summary` computes them live for unfinished jobs.';
 
 COMMENT ON FUNCTION kerai.robots_allowed(text, text, text) IS
@@ -309,7 +311,7 @@ COMMENT ON FUNCTION kerai.configure_chat(text, text, text) IS
 COMMENT ON FUNCTION kerai.search(text, integer, jsonb) IS
     'Hybrid search over the chunks the caller may read: full text (an IDF-weighted sum of `ts_rank` per query '
     'lexeme, candidates selected by the rarest lexemes within `search_fts_budget`) and vectors (HNSW, cosine), '
-    'each over its best `search_candidates` chunks, fused by reciprocal rank: score = sum of 1 / '
+    'each over its best `search_candidates` (at least 2 x `k`) chunks, fused by reciprocal rank: score = sum of 1 / '
     '(`search_rrf_k` + rank). The same text (chunks with one content hash, as on two URLs of one page) is '
     'returned once, at its best rank. Returns the best `k` (default 10) as rows `(chunk_id, content, score, fts_rank, '
     'vector_rank, url, title, heading_path, version_date, document_id)`. Filters: `target`, `domain`, '

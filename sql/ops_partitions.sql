@@ -393,6 +393,10 @@ DECLARE
     deleted bigint;
     part record;
 BEGIN
+    -- Old lines of the default partition go first, before any table lock is taken: log writers
+    -- are not held up by it (after an update from 0.2.0 these are most of the lines).
+    DELETE FROM kerai.job_logs_default WHERE created_at < cutoff;
+    GET DIAGNOSTICS deleted = ROW_COUNT;
     FOR i IN 0..4 LOOP
         IF kerai._job_logs_week((now() AT TIME ZONE 'UTC')::date + 7 * i) THEN
             made := made + 1;
@@ -408,8 +412,6 @@ BEGIN
             dropped := dropped + 1;
         END IF;
     END LOOP;
-    DELETE FROM kerai.job_logs_default WHERE created_at < cutoff;
-    GET DIAGNOSTICS deleted = ROW_COUNT;
     RETURN jsonb_build_object('retention_days', days, 'weeks_made', made, 'weeks_dropped', dropped,
                               'default_rows_deleted', deleted);
 END

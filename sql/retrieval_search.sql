@@ -146,7 +146,9 @@ BEGIN
         RAISE EXCEPTION 'kerai.search: mode must be hybrid, fts or vector, not "%"', mode USING ERRCODE = '22023';
     END IF;
     where_sql := kerai._search_where(filters);
-    n := greatest(k, (kerai.setting('search_candidates') #>> '{}')::integer);
+    -- Twice k at least: the same text at several URLs is returned once, and the candidates
+    -- must still hold k distinct texts.
+    n := greatest(2 * k, (kerai.setting('search_candidates') #>> '{}')::integer);
     IF mode IN ('hybrid', 'vector') THEN
         qv := kerai._query_embedding(query, coalesce(filters, '{}'::jsonb));
         IF qv IS NOT NULL AND vector_dims(qv) <> dims THEN

@@ -157,7 +157,7 @@ CREATE TABLE kerai.pages (
     last_seen_at     timestamptz NOT NULL DEFAULT now(),
     last_scraped_at  timestamptz,
     scrape_count     integer NOT NULL DEFAULT 0,
-    last_status      text CHECK (last_status IN ('new', 'updated', 'unchanged', 'failed')),
+    last_status      text CHECK (last_status IN ('new', 'updated', 'unchanged', 'failed', 'duplicate')),
     http_status      integer,
     etag             text,
     last_modified    text,
@@ -169,11 +169,16 @@ CREATE TABLE kerai.pages (
     current_version  uuid,
     last_error       text,
     outlinks         jsonb,
+    alias_of         uuid REFERENCES kerai.pages (id) ON DELETE SET NULL,
+    alias_reason     text CHECK (alias_reason IN ('canonical', 'duplicate')),
     CONSTRAINT pages_one_per_url UNIQUE (target_id, url_hash)
 );
 COMMENT ON TABLE kerai.pages IS
     'One row per normalised URL per target (url_hash = SHA-256 of the normalised URL). outlinks keeps the '
-    'in-scope links of the last fetched version, so a page found unchanged still leads the crawl to them.';
+    'in-scope links of the last fetched version, so a page found unchanged still leads the crawl to them. '
+    'alias_of: the page this URL shows, stored once (alias_reason canonical: its rel=canonical names it; '
+    'duplicate: the same text); an alias has no version of its own (last_status duplicate).';
+CREATE INDEX pages_alias_of_idx ON kerai.pages (alias_of) WHERE alias_of IS NOT NULL;
 
 CREATE TABLE kerai.scrape_jobs (
     id             uuid PRIMARY KEY DEFAULT gen_random_uuid(),
@@ -220,13 +225,21 @@ CREATE TABLE kerai.page_versions (
     content_length integer,
     metadata       jsonb NOT NULL DEFAULT '{}'::jsonb,
     document_id    uuid REFERENCES kerai.nodes (id) ON DELETE SET NULL,
-    scraped_at     timestamptz NOT NULL DEFAULT now()
+    scraped_at     timestamptz NOT NULL DEFAULT now(),
+    minhash           bigint[],
+    minhash_bands     bigint[],
+    near_duplicate_of uuid REFERENCES kerai.pages (id) ON DELETE SET NULL,
+    similarity        real
 );
 COMMENT ON TABLE kerai.page_versions IS
     'A snapshot each time a page''s content changes: content_hash = SHA-256 of the normalised extracted text; '
-    'raw HTML (out of line above 1 MB, see raw_html_uri); the document it produced.';
+    'raw HTML (out of line above 1 MB, see raw_html_uri); the document it produced. minhash (64 values) and '
+    'minhash_bands (16 keys) are the text''s near-duplicate signature; near_duplicate_of names another page of '
+    'the target whose current text it resembles (estimated Jaccard similarity >= 0.9, in similarity).';
 CREATE INDEX page_versions_page_idx ON kerai.page_versions (page_id, scraped_at DESC);
 CREATE INDEX page_versions_content_hash_idx ON kerai.page_versions (content_hash);
+CREATE INDEX page_versions_minhash_bands_idx ON kerai.page_versions USING gin (minhash_bands);
+CREATE INDEX page_versions_near_duplicate_idx ON kerai.page_versions (job_id) WHERE near_duplicate_of IS NOT NULL;
 -- pages.current_version points at the page's latest version. It is not a foreign key: with
 -- page_versions.page_id that would be a cycle, and no restore order loads a cycle (pg_restore
 -- -j, or any restore not in one transaction, would fail). This trigger does what the key did:
@@ -255,7 +268,7 @@ CREATE TABLE kerai.job_urls (
     sitemap        jsonb,
     status         text NOT NULL DEFAULT 'pending'
         CHECK (status IN ('pending', 'leased', 'done', 'failed', 'skipped')),
-    outcome        text CHECK (outcome IN ('new', 'updated', 'unchanged', 'failed', 'skipped')),
+    outcome        text CHECK (outcome IN ('new', 'updated', 'unchanged', 'failed', 'skipped', 'duplicate')),
     source_type    text,
     leased_by      text,
     lease_until    timestamptz,
@@ -268,7 +281,7 @@ CREATE TABLE kerai.job_urls (
 COMMENT ON TABLE kerai.job_urls IS
     'The URLs of one crawl job, each once (by url_hash), leased to fetchers in batches: url, host, depth, via '
     '(seed, sitemap, link, retry, redirect), discovered_from, status (pending, leased, done, failed, skipped), '
-    'outcome (new, updated, unchanged, failed, skipped), attempts (how many times it was requested: a lease '
+    'outcome (new, updated, unchanged, failed, skipped, duplicate: stored as an alias of another page), attempts (how many times it was requested: a lease '
     'that ends before a request counts none), error_kind (a resource error code, '
     'not_reached or cancelled) and error.';
 CREATE INDEX job_urls_claim_idx ON kerai.job_urls (job_id, id) WHERE status IN ('pending', 'leased');
@@ -570,9 +583,15 @@ $$;
 --   {url_id, outcome: fetched | not_modified | failed | skipped, final_url, http: {status, etag,
 --    last_modified, content_type, ...}, content_hash, raw_html, markdown, source_type, metadata,
 --    links: [...] (as for _job_add_urls), error: {kind, message}, attempts: how many times the
---    URL was requested (absent: once, none when skipped)} (kerai_core::wire::site_result)
+--    URL was requested (absent: once, none when skipped), canonical: {url, url_hash, ...} (its
+--    rel=canonical, another URL of the scope), signature: {minhash, bands}}
+--    (kerai_core::wire::site_result)
 -- A result for a URL whose lease this worker lost (it expired and another fetcher took it) is
 -- dropped, so a slow or killed fetcher never writes a page twice.
+-- Duplicates (docs/sql.md#duplicate-pages): a fetched page becomes an alias of another
+-- page of the target (outcome duplicate, no version or document of its own) when its
+-- rel=canonical names that page, or when its text is that page's current text; a new version
+-- whose signature resembles another page's current one (>= 0.9) is flagged near_duplicate_of.
 CREATE FUNCTION kerai._job_record(job uuid, worker text, results jsonb) RETURNS jsonb
 LANGUAGE plpgsql AS $$
 #variable_conflict use_variable
@@ -582,7 +601,16 @@ DECLARE
     u kerai.job_urls;
     p_id uuid;
     p_current uuid;
+    p_alias uuid;
+    p_first timestamptz;
     was_new boolean;
+    canon kerai.pages;
+    alias uuid;
+    alias_why text;
+    note text;
+    sig bigint[];
+    near uuid;
+    near_sim real;
     kept_type text;
     kept_links jsonb;
     prev_hash text;
@@ -591,7 +619,7 @@ DECLARE
     outcome text;
     st text;
     meta jsonb;
-    counts jsonb := '{"new": 0, "updated": 0, "unchanged": 0, "failed": 0, "skipped": 0, "stale": 0, "links": 0}';
+    counts jsonb := '{"new": 0, "updated": 0, "unchanged": 0, "duplicate": 0, "failed": 0, "skipped": 0, "stale": 0, "links": 0}';
 BEGIN
     SELECT * INTO j FROM kerai.scrape_jobs s WHERE s.id = job;
     IF NOT FOUND THEN
@@ -624,7 +652,8 @@ BEGIN
                 sitemap_lastmod = coalesce(EXCLUDED.sitemap_lastmod, pg.sitemap_lastmod),
                 changefreq = coalesce(EXCLUDED.changefreq, pg.changefreq),
                 priority = coalesce(EXCLUDED.priority, pg.priority)
-        RETURNING pg.id, pg.current_version, (pg.xmax = 0) INTO p_id, p_current, was_new;
+        RETURNING pg.id, pg.current_version, (pg.xmax = 0), pg.alias_of, pg.first_seen_at
+             INTO p_id, p_current, was_new, p_alias, p_first;
         -- (xmax = 0): the row was inserted just now. A page that never got a version is new too.
         was_new := was_new OR p_current IS NULL;
 
@@ -638,8 +667,8 @@ BEGIN
                                    jsonb_strip_nulls(jsonb_build_object('kind', r->'error'->>'kind',
                                                                          'http_status', r->'http'->'status')));
         ELSIF st = 'not_modified' THEN
-            outcome := 'unchanged';
-            UPDATE kerai.pages x SET last_status = 'unchanged', last_scraped_at = now(), scrape_count = x.scrape_count + 1,
+            outcome := CASE WHEN p_alias IS NULL THEN 'unchanged' ELSE 'duplicate' END;
+            UPDATE kerai.pages x SET last_status = outcome, last_scraped_at = now(), scrape_count = x.scrape_count + 1,
                    http_status = coalesce((r->'http'->>'status')::integer, x.http_status), last_error = NULL
              WHERE x.id = p_id
             RETURNING coalesce(r->>'source_type', x.source_type),
@@ -651,7 +680,56 @@ BEGIN
             r := r || jsonb_strip_nulls(jsonb_build_object('source_type', kept_type, 'links', kept_links));
         ELSIF st = 'fetched' THEN
             SELECT v.content_hash INTO prev_hash FROM kerai.page_versions v WHERE v.id = p_current;
-            IF prev_hash IS NOT NULL AND prev_hash = r->>'content_hash' AND NOT coalesce((r->>'force')::boolean, false) THEN
+            alias := NULL;
+            alias_why := NULL;
+            -- Its rel=canonical names another page of the target (made when not known yet):
+            -- unless that page has no text and failed or was skipped (robots.txt, ...), or is
+            -- an alias of this one.
+            IF r->'canonical'->>'url_hash' IS NOT NULL AND r->'canonical'->>'url_hash' <> u.url_hash THEN
+                INSERT INTO kerai.pages (target_id, url, url_hash) VALUES (j.target_id, r->'canonical'->>'url', r->'canonical'->>'url_hash')
+                ON CONFLICT ON CONSTRAINT pages_one_per_url DO NOTHING;
+                SELECT * INTO canon FROM kerai.pages c WHERE c.target_id = j.target_id AND c.url_hash = r->'canonical'->>'url_hash';
+                -- Queued (once per job) even when no link leads to it.
+                counts := jsonb_set(counts, '{links}', to_jsonb((counts->>'links')::integer
+                          + kerai._job_add_urls(job, jsonb_build_array(r->'canonical'))));
+                IF coalesce(canon.alias_of, canon.id) <> p_id
+                   AND (canon.current_version IS NOT NULL OR canon.alias_of IS NOT NULL
+                        OR (canon.last_status IS DISTINCT FROM 'failed'
+                            AND NOT EXISTS (SELECT 1 FROM kerai.job_urls q WHERE q.job_id = job
+                                               AND q.url_hash = canon.url_hash AND q.status IN ('failed', 'skipped')))) THEN
+                    alias := coalesce(canon.alias_of, canon.id);
+                    alias_why := 'canonical';
+                END IF;
+            END IF;
+            -- Its text is the current text of another live page of the target. A page already
+            -- stored with this text gives way only to one first seen before it.
+            IF alias IS NULL AND coalesce(btrim(r->>'markdown'), '') <> '' AND r->>'content_hash' IS NOT NULL THEN
+                SELECT o.id INTO alias
+                  FROM kerai.page_versions v JOIN kerai.pages o ON o.current_version = v.id
+                 WHERE v.content_hash = r->>'content_hash' AND v.target_id = j.target_id AND o.target_id = j.target_id
+                   AND o.id <> p_id AND o.alias_of IS NULL AND o.last_status IN ('new', 'updated', 'unchanged')
+                   AND (prev_hash IS DISTINCT FROM r->>'content_hash' OR (o.first_seen_at, o.id) < (p_first, p_id))
+                 ORDER BY o.first_seen_at, o.id LIMIT 1;
+                alias_why := CASE WHEN alias IS NOT NULL THEN 'duplicate' END;
+            END IF;
+            IF alias IS NOT NULL THEN
+                -- Stored once: this URL keeps no version of its own (earlier ones stay, as
+                -- history, without chunks), and pages that were its aliases follow it.
+                outcome := 'duplicate';
+                IF p_current IS NOT NULL THEN
+                    DELETE FROM kerai.chunks c
+                     WHERE c.page_version_id IN (SELECT v.id FROM kerai.page_versions v WHERE v.page_id = p_id);
+                END IF;
+                UPDATE kerai.pages x SET last_status = 'duplicate', alias_of = alias, alias_reason = alias_why,
+                       current_version = NULL, last_scraped_at = now(), scrape_count = x.scrape_count + 1,
+                       http_status = (r->'http'->>'status')::integer, etag = NULL, last_modified = NULL,
+                       content_type = r->'http'->>'content_type', source_type = r->>'source_type', last_error = NULL,
+                       outlinks = r->'links'
+                 WHERE x.id = p_id;
+                UPDATE kerai.pages x SET alias_of = alias WHERE x.alias_of = p_id;
+                note := format(' (alias of %s, %s)', (SELECT o.url FROM kerai.pages o WHERE o.id = alias),
+                               CASE alias_why WHEN 'canonical' THEN 'its canonical page' ELSE 'the same text' END);
+            ELSIF prev_hash IS NOT NULL AND prev_hash = r->>'content_hash' AND NOT coalesce((r->>'force')::boolean, false) THEN
                 outcome := 'unchanged';
                 UPDATE kerai.pages x SET last_status = 'unchanged', last_scraped_at = now(), scrape_count = x.scrape_count + 1,
                        http_status = (r->'http'->>'status')::integer, etag = r->'http'->>'etag',
@@ -674,16 +752,36 @@ BEGIN
                 IF coalesce(btrim(r->>'markdown'), '') <> '' THEN
                     doc := kerai.parse_markdown(r->>'markdown', meta);
                 END IF;
+                -- A near-duplicate: another live page's current text shares a band and reaches
+                -- an estimated similarity of 0.9 (kerai_core::site::near_duplicates).
+                sig := NULL;
+                near := NULL;
+                near_sim := NULL;
+                IF jsonb_typeof(r->'signature'->'minhash') = 'array' AND jsonb_typeof(r->'signature'->'bands') = 'array' THEN
+                    sig := ARRAY(SELECT x::bigint FROM jsonb_array_elements_text(r->'signature'->'minhash') x);
+                    SELECT o.id, m.sim INTO near, near_sim
+                      FROM kerai.page_versions v JOIN kerai.pages o ON o.current_version = v.id
+                     CROSS JOIN LATERAL (SELECT (count(*) FILTER (WHERE a = b))::real / cardinality(sig) AS sim
+                                           FROM unnest(v.minhash, sig) z(a, b)) m
+                     WHERE v.minhash_bands && ARRAY(SELECT x::bigint FROM jsonb_array_elements_text(r->'signature'->'bands') x)
+                       AND v.target_id = j.target_id AND o.id <> p_id AND o.alias_of IS NULL
+                       AND cardinality(v.minhash) = cardinality(sig) AND m.sim >= 0.9
+                     ORDER BY m.sim DESC, o.first_seen_at, o.id LIMIT 1;
+                END IF;
                 INSERT INTO kerai.page_versions (id, page_id, target_id, job_id, content_hash, raw_html, http_metadata,
-                                                 source_type, title, language, content_length, metadata, document_id)
+                                                 source_type, title, language, content_length, metadata, document_id,
+                                                 minhash, minhash_bands, near_duplicate_of, similarity)
                 VALUES (version, p_id, j.target_id, job, r->>'content_hash', r->>'raw_html', coalesce(r->'http', '{}'::jsonb),
-                        r->>'source_type', meta->>'title', meta->>'language', length(r->>'markdown'), meta, doc);
+                        r->>'source_type', meta->>'title', meta->>'language', length(r->>'markdown'), meta, doc,
+                        sig, CASE WHEN sig IS NOT NULL
+                                  THEN ARRAY(SELECT x::bigint FROM jsonb_array_elements_text(r->'signature'->'bands') x) END,
+                        near, near_sim);
                 PERFORM kerai._document_ingested(doc);
                 UPDATE kerai.pages x SET last_status = outcome, last_scraped_at = now(), scrape_count = x.scrape_count + 1,
                        http_status = (r->'http'->>'status')::integer, etag = r->'http'->>'etag',
                        last_modified = r->'http'->>'last_modified', content_type = r->'http'->>'content_type',
                        source_type = r->>'source_type', current_version = version, last_error = NULL,
-                       outlinks = r->'links'
+                       outlinks = r->'links', alias_of = NULL, alias_reason = NULL
                  WHERE x.id = p_id;
                 PERFORM kerai._job_log(job, 'INFO',
                     CASE WHEN coalesce(r->>'source_type', 'html') = 'html' THEN 'PAGE_FETCHED' ELSE 'DOC_DOWNLOADED' END,
@@ -698,8 +796,10 @@ BEGIN
         END IF;
 
         IF outcome <> 'failed' THEN
-            PERFORM kerai._job_log(job, 'INFO', 'ITEM_' || upper(outcome), outcome || ': ' || u.url, u.url,
-                                   jsonb_strip_nulls(jsonb_build_object('source_type', r->>'source_type', 'document', doc)));
+            PERFORM kerai._job_log(job, 'INFO', 'ITEM_' || upper(outcome), outcome || ': ' || u.url || coalesce(note, ''), u.url,
+                                   jsonb_strip_nulls(jsonb_build_object('source_type', r->>'source_type', 'document', doc,
+                                                                         'alias_of', alias, 'near_duplicate_of', near,
+                                                                         'similarity', near_sim)));
         END IF;
         UPDATE kerai.job_urls x SET status = CASE WHEN outcome = 'failed' THEN 'failed' ELSE 'done' END,
                outcome = outcome, source_type = coalesce(r->>'source_type', x.source_type),
@@ -716,6 +816,10 @@ BEGIN
                                 to_jsonb((counts->>'links')::integer + kerai._job_add_urls(job, r->'links')));
         END IF;
         doc := NULL;
+        note := NULL;
+        alias := NULL;
+        near := NULL;
+        near_sim := NULL;
     END LOOP;
     RETURN counts;
 END
@@ -734,6 +838,7 @@ LANGUAGE sql STABLE AS $$
                count(*) FILTER (WHERE u.outcome = 'new') AS new_count,
                count(*) FILTER (WHERE u.outcome = 'updated') AS updated_count,
                count(*) FILTER (WHERE u.outcome = 'unchanged') AS unchanged_count,
+               count(*) FILTER (WHERE u.outcome = 'duplicate') AS duplicate_count,
                count(*) FILTER (WHERE u.outcome = 'failed') AS error_count,
                count(*) FILTER (WHERE u.status = 'skipped') AS skipped_count,
                count(*) FILTER (WHERE u.status IN ('pending', 'leased')) AS remaining,
@@ -781,6 +886,7 @@ LANGUAGE sql STABLE AS $$
                    jsonb_build_object('new', count(*) FILTER (WHERE outcome = 'new'),
                                       'updated', count(*) FILTER (WHERE outcome = 'updated'),
                                       'unchanged', count(*) FILTER (WHERE outcome = 'unchanged'),
+                                      'duplicate', count(*) FILTER (WHERE outcome = 'duplicate'),
                                       'failed', count(*) FILTER (WHERE outcome = 'failed'),
                                       'skipped', count(*) FILTER (WHERE outcome = 'skipped'),
                                       'total', count(*)) AS c
@@ -791,6 +897,9 @@ LANGUAGE sql STABLE AS $$
         'pages_crawled', m.pages, 'items_processed', m.items,
         'docs_discovered', m.docs_discovered, 'docs_processed', m.docs_processed,
         'new_count', m.new_count, 'updated_count', m.updated_count, 'unchanged_count', m.unchanged_count,
+        'duplicate_count', m.duplicate_count,
+        'near_duplicate_count', (SELECT count(*) FROM kerai.page_versions v
+                                  WHERE v.job_id = job AND v.near_duplicate_of IS NOT NULL),
         'error_count', m.error_count, 'skipped_count', m.skipped_count, 'remaining', m.remaining,
         'warning_count', (SELECT count(*) FROM kerai.job_logs l WHERE l.job_id = job AND l.level = 'WARN'),
         'throughput_items_per_min', CASE WHEN extract(epoch FROM coalesce(j.finished_at, now()) - j.started_at) > 0
@@ -835,7 +944,7 @@ BEGIN
     -- A run that fetched nothing at all, every URL failing, could not do its job: FAILED
     -- (exit 2), not retried (the next run, or retry-failures, tries again).
     IF status = 'COMPLETED' THEN
-        SELECT count(*) FILTER (WHERE u.outcome IN ('new', 'updated', 'unchanged')),
+        SELECT count(*) FILTER (WHERE u.outcome IN ('new', 'updated', 'unchanged', 'duplicate')),
                count(*) FILTER (WHERE u.outcome = 'failed'),
                min(u.url || ': ' || u.error) FILTER (WHERE u.outcome = 'failed')
           INTO fetched, failed, first_error

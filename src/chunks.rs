@@ -481,6 +481,14 @@ fn upsert_chunks(
                -- A chunk of the same document with the same text and settings is left as it is.
                AND (c.document_id IS DISTINCT FROM $3 OR c.content_hash <> u.hash OR c.chunk_total <> $6
                     OR c.chunk_strategy <> u.strat OR c.tags IS DISTINCT FROM $15)
+         ), emb AS (
+            -- A chunk that moved to the new version's document takes its rows with it (the
+            -- distribution key, docs/scale-out.md).
+            UPDATE kerai.embeddings e SET document_id = $3
+              FROM u WHERE e.chunk_id = u.id AND NOT u.is_new AND e.document_id IS DISTINCT FROM $3
+         ), ent AS (
+            UPDATE kerai.entities e SET document_id = $3
+              FROM u WHERE e.chunk_id = u.id AND NOT u.is_new AND e.document_id IS DISTINCT FROM $3
          )
          INSERT INTO kerai.chunks (id, chunk_key, document_id, page_version_id, target_id, chunk_index,
                 chunk_total, chunk_strategy, content, token_count, content_hash, heading_path, source_url,

@@ -66,6 +66,20 @@ SELECT kerai._record_answer('how are documents sharded', 'By document.', 'test',
        jsonb_build_array(jsonb_build_object('chunk_id', (SELECT id FROM kerai.chunks WHERE document_id = :'doc' LIMIT 1),
                                             'relevance_score', 0.8))) IS NOT NULL AS answered;
 
+-- A second version of the page with the same text (fetched again with force): its chunks move
+-- to the new document, and their vectors and entities with them.
+SELECT kerai.parse_markdown($md$# Scaling notes
+
+Sharding by document keeps a tree on one machine (Corbett, 2012). See doi:10.1145/2491245.
+
+## References
+
+1. Corbett, J. C. (2012). Spanner: Google's globally-distributed database. OSDI. https://doi.org/10.1145/2491245
+$md$, '{"source_url": "https://example.org/scaling"}') AS doc2 \gset
+SELECT (kerai.chunk_document(:'doc2')->>'chunks')::integer > 0 AS rechunked;
+SELECT count(*) > 0 AS vectors_moved FROM kerai.embeddings WHERE document_id = :'doc2';
+SELECT count(*) > 0 AS entities_moved FROM kerai.entities WHERE document_id = :'doc2';
+
 -- Every row's key is its parent row's: (table, rows, rows whose key disagrees).
 SELECT 'nodes' AS t, count(*) > 0 AS has_rows,
        count(*) FILTER (WHERE n.document_id IS DISTINCT FROM CASE WHEN n.parent_id IS NULL THEN n.id ELSE p.document_id END) AS wrong

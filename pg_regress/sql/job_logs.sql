@@ -54,6 +54,7 @@ CREATE ROLE kerai_logs_reader NOLOGIN IN ROLE kerai_reader;
 SET ROLE kerai_logs_reader;
 SELECT kerai.maintain_job_logs();
 SELECT kerai._job_logs_week(current_date);
+SELECT kerai._job_logs_maintain();
 RESET ROLE;
 
 ROLLBACK;

@@ -191,5 +191,8 @@ SELECT count(*) AS hits, count(DISTINCT content) AS texts
   FROM kerai.search('when does the lab open on weekdays', 10) WHERE content LIKE '%opens at 08:00%';
 SELECT count(*) AS hits, count(DISTINCT content) AS texts
   FROM kerai.search('lab opens weekdays', 10, '{"mode": "fts"}') WHERE content LIKE '%opens at 08:00%';
+-- With few candidates, the repeated text still leaves room for k distinct texts.
+SELECT kerai.set_setting('search_candidates', '1') IS NOT NULL AS few_candidates;
+SELECT count(*) AS hits, count(DISTINCT content) AS texts FROM kerai.search('lab opens weekdays', 2, '{"mode": "fts"}');
 
 ROLLBACK;

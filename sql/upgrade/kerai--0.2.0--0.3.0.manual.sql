@@ -156,3 +156,19 @@ UPDATE kerai.citations c SET request_id = r.request_id FROM kerai.ai_responses r
 ALTER TABLE kerai.citations ALTER COLUMN request_id SET NOT NULL;
 UPDATE kerai.job_logs l SET target_id = j.target_id FROM kerai.scrape_jobs j WHERE j.id = l.job_id AND l.target_id IS NULL;
 ALTER TABLE kerai.job_logs ALTER COLUMN target_id SET NOT NULL;
+
+-- Duplicate pages (site.sql, docs/sql.md#duplicate-pages): aliases, near-duplicate
+-- signatures and the duplicate outcome. Pages stored before the update are judged again when
+-- they are next fetched.
+-- covers: CREATE TABLE kerai.pages (
+-- covers: CREATE TABLE kerai.page_versions (
+-- covers: CREATE TABLE kerai.job_urls (
+ALTER TABLE kerai.pages ADD COLUMN alias_of uuid REFERENCES kerai.pages (id) ON DELETE SET NULL,
+    ADD COLUMN alias_reason text CHECK (alias_reason IN ('canonical', 'duplicate')),
+    DROP CONSTRAINT pages_last_status_check,
+    ADD CONSTRAINT pages_last_status_check CHECK (last_status IN ('new', 'updated', 'unchanged', 'failed', 'duplicate'));
+ALTER TABLE kerai.page_versions ADD COLUMN minhash bigint[], ADD COLUMN minhash_bands bigint[],
+    ADD COLUMN near_duplicate_of uuid REFERENCES kerai.pages (id) ON DELETE SET NULL, ADD COLUMN similarity real;
+ALTER TABLE kerai.job_urls DROP CONSTRAINT job_urls_outcome_check,
+    ADD CONSTRAINT job_urls_outcome_check
+        CHECK (outcome IN ('new', 'updated', 'unchanged', 'failed', 'skipped', 'duplicate'));

@@ -3,6 +3,7 @@
 //! writes are checked field by field; every payload the SQL writes is read into its type and
 //! checked to lose no key. A renamed key on either side fails here.
 
+use kerai_core::site::near_duplicates::page_signature;
 use kerai_core::wire::answer::{Answer, Passage};
 use kerai_core::wire::crawl_queue::{DepositResult, KnownWork, WorkKeys, WorkRequest};
 use kerai_core::wire::embed::{ChatConfig, EmbeddingConfig};
@@ -160,6 +161,7 @@ fn every_kind_of_job_result_is_recorded_as_sent() {
         new_url("https://wire.example.org/same", 1, None),
         new_url("https://wire.example.org/broken", 1, None),
         new_url("https://wire.example.org/private", 1, None),
+        new_url("https://wire.example.org/print", 1, None),
     ];
     let job = job_with(&mut c, &urls);
     let claimed: Vec<(i64, String)> = c
@@ -199,6 +201,9 @@ fn every_kind_of_job_result_is_recorded_as_sent() {
         ("license".to_string(), json!("CC BY 4.0")),
     ]));
     fetched.links = Some(vec![new_url("https://wire.example.org/next", 1, None)]);
+    let words: Vec<String> = (0..40).map(|i| format!("word{i}")).collect();
+    fetched.signature = page_signature(&words.join(" "));
+    assert!(fetched.signature.is_some());
     fetched.logs = Some(vec![JobLog {
         level: "WARN".into(),
         event: "CRAWLER_TRAP".into(),
@@ -242,13 +247,29 @@ fn every_kind_of_job_result_is_recorded_as_sent() {
             message: "robots.txt disallows it".into(),
         },
     );
+    // A print view whose rel=canonical is the fetched page: stored as its alias.
+    let print = JobResult {
+        http: Some(HttpMetadata {
+            status: Some(200),
+            ..HttpMetadata::default()
+        }),
+        source_type: Some("html".into()),
+        content_hash: Some("hash-print".into()),
+        markdown: Some("# Wire (print)\n\nScanner sessions last ninety minutes.\n".into()),
+        canonical: Some(new_url("https://wire.example.org/", 1, None)),
+        ..JobResult::new(
+            id("https://wire.example.org/print"),
+            "https://wire.example.org/print",
+            Outcome::Fetched,
+        )
+    };
     let answer: Value = c
         .query_one(
             "SELECT kerai._job_record($1, $2, $3)",
             &[
                 &job,
                 &WORKER,
-                &JobResult::batch(&[fetched.clone(), not_modified, failed, skipped]),
+                &JobResult::batch(&[fetched.clone(), not_modified, failed, skipped, print]),
             ],
         )
         .unwrap()
@@ -260,6 +281,7 @@ fn every_kind_of_job_result_is_recorded_as_sent() {
         RecordCounts {
             new: 1,
             unchanged: 1,
+            duplicate: 1,
             failed: 1,
             skipped: 1,
             links: 1,
@@ -267,13 +289,22 @@ fn every_kind_of_job_result_is_recorded_as_sent() {
         },
         "one of each, and the fetched page's link"
     );
+    let alias: String = c
+        .query_one(
+            "SELECT o.url || ' ' || p.alias_reason FROM kerai.pages p JOIN kerai.pages o ON o.id = p.alias_of
+              WHERE p.url = 'https://wire.example.org/print'",
+            &[],
+        )
+        .unwrap()
+        .get(0);
+    assert_eq!(alias, "https://wire.example.org/ canonical");
 
     // The fetched page: its version keeps the HTTP exchange whole, and every field landed.
     let v = c
         .query_one(
             "SELECT v.content_hash, v.raw_html, v.http_metadata, v.source_type, v.title, v.language,
                     v.metadata->>'source_url', v.metadata->>'license', p.http_status, p.etag,
-                    p.last_modified, p.content_type, p.outlinks, d.content
+                    p.last_modified, p.content_type, p.outlinks, d.content, v.minhash, v.minhash_bands
                FROM kerai.pages p JOIN kerai.page_versions v ON v.id = p.current_version
                LEFT JOIN kerai.nodes d ON d.id = v.document_id
               WHERE p.url = 'https://wire.example.org/'",
@@ -306,6 +337,12 @@ fn every_kind_of_job_result_is_recorded_as_sent() {
         v.get::<_, Option<String>>(13).is_some(),
         "the markdown became a document"
     );
+    let sig = fetched.signature.as_ref().unwrap();
+    assert_eq!(
+        v.get::<_, Option<Vec<i64>>>(14).as_ref(),
+        Some(&sig.minhash)
+    );
+    assert_eq!(v.get::<_, Option<Vec<i64>>>(15).as_ref(), Some(&sig.bands));
     let next: i64 = c
         .query_one(
             "SELECT count(*) FROM kerai.job_urls WHERE job_id = $1 AND url = 'https://wire.example.org/next'
@@ -361,6 +398,15 @@ fn every_kind_of_job_result_is_recorded_as_sent() {
                 Some("HTTP 500 from the server".into()),
                 Some("pdf".into()),
                 Some(500)
+            ),
+            (
+                "https://wire.example.org/print".into(),
+                "done".into(),
+                Some("duplicate".into()),
+                None,
+                None,
+                Some("html".into()),
+                Some(200)
             ),
             (
                 "https://wire.example.org/private".into(),

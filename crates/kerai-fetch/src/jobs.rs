@@ -411,6 +411,7 @@ pub fn render_report(r: &Value) -> String {
         "new",
         "updated",
         "unchanged",
+        "duplicates",
         "errors",
         "skipped",
         "total",
@@ -427,6 +428,7 @@ pub fn render_report(r: &Value) -> String {
             v("new"),
             v("updated"),
             v("unchanged"),
+            v("duplicate"),
             v("failed"),
             v("skipped"),
             v("total"),
@@ -437,11 +439,13 @@ pub fn render_report(r: &Value) -> String {
         n("new_count").to_string(),
         n("updated_count").to_string(),
         n("unchanged_count").to_string(),
+        n("duplicate_count").to_string(),
         n("error_count").to_string(),
         n("skipped_count").to_string(),
         (n("new_count")
             + n("updated_count")
             + n("unchanged_count")
+            + n("duplicate_count")
             + n("error_count")
             + n("skipped_count"))
         .to_string(),
@@ -454,6 +458,13 @@ pub fn render_report(r: &Value) -> String {
         n("docs_processed"),
         n("warning_count")
     ));
+    if n("duplicate_count") + n("near_duplicate_count") > 0 {
+        out.push_str(&format!(
+            "duplicates: {} URLs stored as aliases of another page, {} new versions near-duplicates of another page\n",
+            n("duplicate_count"),
+            n("near_duplicate_count")
+        ));
+    }
     if let Some(reasons) = m["left_out"]
         .as_array()
         .filter(|a| !a.is_empty() && r["exit_code"] == 1)

@@ -1,6 +1,6 @@
 //! HTML pages: the encoding decided by [`super::charset::decode_html`], the main content by the
 //! HTML extractor ([`crate::convert::html::to_markdown`]), the structured data by
-//! [`crate::convert::html::extract_structured`]. Never fails: any bytes make some page.
+//! [`crate::convert::html::extract_structured_at`]. Never fails: any bytes make some page.
 
 use super::charset::decode_html;
 use super::{Converted, DocMeta, HtmlParts, SourceType};
@@ -10,7 +10,8 @@ use crate::convert::html;
 pub(crate) fn convert(bytes: &[u8], base_url: &str, content_type: Option<&str>) -> Converted {
     let (decoded, charset) = decode_html(bytes, content_type);
     let ex = html::to_markdown(&decoded, base_url);
-    let structured = html::extract_structured(&decoded);
+    // Canonical and hreflang URLs resolved against the page, as its links are.
+    let structured = html::extract_structured_at(&decoded, base_url);
     let mut warnings = Vec::new();
     if ex.truncated {
         warnings.push("page larger than the HTML parser's limits: the rest was cut".to_string());

@@ -439,7 +439,8 @@ fn sentence_claims(s: &str, ents: &Spans, ctx: &mut Ctx, out: &mut Vec<Claim>) {
             }
             None => (clause_end, None),
         };
-        let what = strip_determiner(s[m.end()..what_end].trim_end_matches(['.', ' ']));
+        // "X opened on DATE" names nothing opened: the date's " on" may end before the match.
+        let what = strip_determiner(s[m.end()..what_end.max(m.end())].trim_end_matches(['.', ' ']));
         if what.is_empty() || what.split_whitespace().count() > 8 {
             continue;
         }
@@ -721,6 +722,16 @@ mod tests {
         );
         assert_eq!(c[2].statement, "Riverside Library cost £2.1 million");
         assert!(c[2].confidence < c[1].confidence);
+    }
+
+    /// "X opened on DATE" names nothing that was opened: no claim, and no panic (the date's
+    /// " on" ends before the match; found by a crawl of a news page).
+    #[test]
+    fn an_opening_with_only_a_date_names_nothing() {
+        let c = claims_from_text(
+            "The new imaging lab opened on 12 March with a ceremony for all staff and guests.",
+        );
+        assert!(c.iter().all(|c| c.predicate != "opened"), "{c:?}");
     }
 
     #[test]

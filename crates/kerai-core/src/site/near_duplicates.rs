@@ -7,7 +7,8 @@
 //! kept in the database and compared across runs and fetcher versions, so every hash here is
 //! fixed (FNV-1a and splitmix64), never Rust's `DefaultHasher`.
 
-use crate::convert::html::minhash::{mix, normalize};
+use crate::convert::html::minhash::mix;
+use serde::{Deserialize, Serialize};
 
 /// Hash functions per signature.
 pub const PERMUTATIONS: usize = 64;
@@ -22,8 +23,9 @@ pub const MIN_WORDS: usize = 20;
 /// Estimated Jaccard similarity at which a page is flagged a near-duplicate of another.
 pub const THRESHOLD: f64 = 0.9;
 
-/// A page's signature and band keys, as stored in `kerai.page_versions`.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// A page's signature and band keys, as stored in `kerai.page_versions` (`minhash`,
+/// `minhash_bands`); sent by the fetcher with each fetched page.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PageSignature {
     pub minhash: Vec<i64>,
     pub bands: Vec<i64>,
@@ -38,10 +40,18 @@ fn fnv1a(bytes: &[u8]) -> u64 {
     h
 }
 
+/// The words of `text`, lower-cased: runs of letters and digits. Kept here, apart from the
+/// in-page MinHash's normaliser, so that a change there never changes a stored signature.
+fn words(text: &str) -> Vec<String> {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect()
+}
+
 /// The signature of a page's text, or `None` when it has fewer than [`MIN_WORDS`] words.
 pub fn page_signature(text: &str) -> Option<PageSignature> {
-    let norm = normalize(text);
-    let words: Vec<&str> = norm.split(' ').filter(|w| !w.is_empty()).collect();
+    let words = words(text);
     if words.len() < MIN_WORDS {
         return None;
     }

@@ -88,6 +88,9 @@ pub struct RecordCounts {
     pub updated: u64,
     #[serde(default, deserialize_with = "lenient::count")]
     pub unchanged: u64,
+    /// Stored as an alias of another page (same text, or its rel=canonical).
+    #[serde(default, deserialize_with = "lenient::count")]
+    pub duplicate: u64,
     #[serde(default, deserialize_with = "lenient::count")]
     pub failed: u64,
     #[serde(default, deserialize_with = "lenient::count")]
@@ -194,17 +197,18 @@ mod tests {
         );
     }
 
-    /// `kerai._job_record` answers `{new, updated, unchanged, failed, skipped, stale, links}`.
+    /// `kerai._job_record` answers `{new, updated, unchanged, duplicate, failed, skipped, stale, links}`.
     #[test]
     fn record_counts_read_the_keys_the_sql_writes() {
         let c = RecordCounts::from_json(json!({"new": 1, "updated": 2, "unchanged": 3,
-            "failed": 4, "skipped": 5, "stale": 6, "links": 7}));
+            "duplicate": 8, "failed": 4, "skipped": 5, "stale": 6, "links": 7}));
         assert_eq!(
             c,
             RecordCounts {
                 new: 1,
                 updated: 2,
                 unchanged: 3,
+                duplicate: 8,
                 failed: 4,
                 skipped: 5,
                 stale: 6,
@@ -213,8 +217,8 @@ mod tests {
         );
         assert_eq!(
             serde_json::to_value(c).unwrap(),
-            json!({"new": 1, "updated": 2, "unchanged": 3, "failed": 4, "skipped": 5,
-                   "stale": 6, "links": 7})
+            json!({"new": 1, "updated": 2, "unchanged": 3, "duplicate": 8, "failed": 4,
+                   "skipped": 5, "stale": 6, "links": 7})
         );
         assert_eq!(
             RecordCounts::from_json(json!({"new": "x", "links": 2})),

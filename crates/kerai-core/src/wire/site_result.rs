@@ -5,11 +5,13 @@
 //! `source_type` for every outcome; `http` (kept whole as `kerai.page_versions.http_metadata`,
 //! and `http->>'status'`, `'etag'`, `'last_modified'`, `'content_type'`, `'bytes'`,
 //! `'elapsed_ms'` read from it), `final_url`, `content_hash`, `raw_html`, `markdown`, `metadata`,
-//! `links` and `logs` for a fetched page, and `attempts` (how many requests were sent) for
-//! every outcome. An unset field is left out; `links` is written
-//! whenever the fetcher looked for links (an empty list clears the page's out-links).
+//! `links`, `logs`, `canonical` (`url`, `url_hash`) and `signature` (`minhash`, `bands`) for a
+//! fetched page, and `attempts` (how many requests were sent) for every outcome. An unset
+//! field is left out; `links` is written whenever the fetcher looked for links (an empty list
+//! clears the page's out-links).
 
 use super::site::{JobError, JobLog, NewUrl};
+use crate::site::near_duplicates::PageSignature;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -86,6 +88,13 @@ pub struct JobResult {
     /// and the GET after it count once). Unset: once, or none for a skipped URL.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub attempts: Option<u32>,
+    /// The page's `rel=canonical` URL when it is another URL in the target's scope: the page
+    /// is then stored as an alias of that page, which is queued if it is not known yet.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub canonical: Option<NewUrl>,
+    /// The text's near-duplicate signature (`None` for a page too short to judge).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub signature: Option<PageSignature>,
 }
 
 impl JobResult {
@@ -106,6 +115,8 @@ impl JobResult {
             links: None,
             logs: None,
             attempts: None,
+            canonical: None,
+            signature: None,
         }
     }
 
@@ -165,5 +176,34 @@ mod tests {
             json!([{"url_id": 8, "url": "https://e.org/x", "outcome": "not_modified",
                     "error": {"kind": "k", "message": "m"}}])
         );
+    }
+
+    /// `canonical->>'url'`, `canonical->>'url_hash'`, `signature->'minhash'` and
+    /// `signature->'bands'` (arrays of bigint) are what the duplicate checks read.
+    #[test]
+    fn duplicates_keys_are_the_ones_the_sql_reads() {
+        let mut r = JobResult::new(7, "https://e.org/a?ref=x", Outcome::Fetched);
+        r.canonical = Some(NewUrl {
+            url: "https://e.org/a".into(),
+            url_hash: "h".into(),
+            host: "e.org".into(),
+            depth: 1,
+            via: "link".into(),
+            discovered_from: Some("https://e.org/a?ref=x".into()),
+            sitemap: None,
+        });
+        r.signature = Some(PageSignature {
+            minhash: vec![-1, 2],
+            bands: vec![i64::MIN],
+        });
+        let v = serde_json::to_value(&r).unwrap();
+        assert_eq!(v["canonical"]["url"], "https://e.org/a");
+        assert_eq!(v["canonical"]["url_hash"], "h");
+        assert_eq!(
+            v["signature"],
+            json!({"minhash": [-1, 2], "bands": [i64::MIN]})
+        );
+        let back: JobResult = serde_json::from_value(v).unwrap();
+        assert_eq!(back, r);
     }
 }

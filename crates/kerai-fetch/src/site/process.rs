@@ -3,6 +3,7 @@
 
 use kerai_core::convert::html::{self, Link};
 use kerai_core::convert::{self, Converted, Limits};
+use kerai_core::site::near_duplicates::{page_signature, PageSignature};
 use kerai_core::ResourceError;
 use serde_json::{json, Map, Value};
 use sha2::{Digest, Sha256};
@@ -15,6 +16,8 @@ pub struct Processed {
     pub links: Vec<Link>,
     pub raw_html: Option<String>,
     pub content_hash: String,
+    /// For near-duplicate pages; of the same text as the hash.
+    pub signature: Option<PageSignature>,
 }
 
 /// Convert one response body. `wanted` says which source types the target accepts.
@@ -94,6 +97,7 @@ pub fn process(
             }),
             // HTML hashes the extracted plain text (main content), other formats their markdown.
             content_hash: text_hash(&page.text),
+            signature: page_signature(&page.text),
         });
     }
     for (k, v) in [
@@ -121,6 +125,7 @@ pub fn process(
     Ok(Processed {
         source_type: source_type.as_str(),
         content_hash: text_hash(&markdown),
+        signature: page_signature(&markdown),
         markdown,
         metadata,
         links: Vec::new(),
@@ -175,6 +180,21 @@ mod tests {
         assert!(p.markdown.contains("# Hello"), "{}", p.markdown);
         assert!(p.links.iter().any(|l| l.url == "http://h.test/doc.pdf"));
         assert!(p.raw_html.is_some());
+    }
+
+    #[test]
+    fn a_relative_canonical_is_resolved_against_the_page() {
+        let page = b"<html><head><title>T</title><link rel=canonical href='../guide.html'></head><body><main><h1>Guide</h1><p>A paragraph long enough to be the main content of this little page, really.</p></main></body></html>";
+        let p = process(
+            page,
+            Some("text/html"),
+            "http://h.test/print/guide.html",
+            &|_| true,
+            &Limits::default(),
+        )
+        .unwrap();
+        assert_eq!(p.metadata["canonical"], "http://h.test/guide.html");
+        assert!(p.signature.is_none(), "too short to judge");
     }
 
     #[test]

@@ -29,8 +29,8 @@ impl Progress {
         self.meter.set(
             t.done(),
             format!(
-                "new {} updated {} unchanged {} errors {} skipped {}, {in_flight} in flight",
-                t.new, t.updated, t.unchanged, t.failed, t.skipped
+                "new {} updated {} unchanged {} duplicates {} errors {} skipped {}, {in_flight} in flight",
+                t.new, t.updated, t.unchanged, t.duplicate, t.failed, t.skipped
             ),
         );
     }

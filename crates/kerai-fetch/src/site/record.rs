@@ -19,6 +19,7 @@ pub struct Totals {
     pub new: u64,
     pub updated: u64,
     pub unchanged: u64,
+    pub duplicate: u64,
     pub failed: u64,
     pub skipped: u64,
     pub stale: u64,
@@ -27,13 +28,14 @@ pub struct Totals {
 
 impl Totals {
     pub fn done(&self) -> u64 {
-        self.new + self.updated + self.unchanged + self.failed + self.skipped
+        self.new + self.updated + self.unchanged + self.duplicate + self.failed + self.skipped
     }
 
     fn add(&mut self, counts: &RecordCounts) {
         self.new += counts.new;
         self.updated += counts.updated;
         self.unchanged += counts.unchanged;
+        self.duplicate += counts.duplicate;
         self.failed += counts.failed;
         self.skipped += counts.skipped;
         self.stale += counts.stale;

@@ -68,6 +68,22 @@ pub(super) fn fetched_result(
             }
         }
     }
+    // rel=canonical naming another URL of the scope: the page is stored as its alias.
+    let canonical = p
+        .metadata
+        .get("canonical")
+        .and_then(Value::as_str)
+        .and_then(|c| shared.scope.check(c, item.depth.max(0) as u32).ok())
+        .filter(|s| s.url != item.url)
+        .map(|s| NewUrl {
+            url: s.url,
+            url_hash: s.url_hash,
+            host: s.host,
+            depth: item.depth.max(0) as u32,
+            via: "link".into(),
+            discovered_from: Some(item.url.clone()),
+            sitemap: None,
+        });
     Box::new(JobResult {
         final_url: Some(resp.final_url.clone()),
         http: Some(HttpMetadata {
@@ -88,6 +104,8 @@ pub(super) fn fetched_result(
         links: Some(links),
         logs: Some(logs),
         attempts: Some(item.attempt + 1),
+        canonical,
+        signature: p.signature,
         ..JobResult::new(item.id, &item.url, Outcome::Fetched)
     })
 }
