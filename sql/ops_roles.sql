@@ -62,8 +62,10 @@ BEGIN
                       'kerai._job_logs_week(date)'::regprocedure,
                       'kerai._grant_kerai_role(text, text)'::regprocedure) THEN
             EXECUTE format('GRANT EXECUTE ON FUNCTION %s TO kerai_admin', f);
-        ELSIF f::oid = 'kerai._job_logs_maintain()'::regprocedure THEN
-            -- Applies the log retention as the owner: the fetchers' job (kerai.maintain_job_logs).
+        ELSIF f::oid IN ('kerai._job_logs_maintain()'::regprocedure,
+                         'kerai._near_duplicate(uuid, uuid, bigint[], bigint[])'::regprocedure) THEN
+            -- Act as the owner for the fetchers: the log retention (kerai.maintain_job_logs),
+            -- the near-duplicate lookup (kerai._job_record).
             EXECUTE format('GRANT EXECUTE ON FUNCTION %s TO kerai_fetcher, kerai_admin', f);
         ELSE
             EXECUTE format('GRANT EXECUTE ON FUNCTION %s TO %s', f, all_roles);

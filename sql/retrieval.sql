@@ -407,7 +407,8 @@ BEGIN
 END
 $$;
 
--- Documents without chunks (ingested before chunking was on, or with parse_markdown alone).
+-- Documents without chunks (ingested before chunking was on, or with parse_markdown alone),
+-- the newest of each source URL.
 CREATE FUNCTION kerai.chunk_pending(max integer DEFAULT 100) RETURNS integer
 LANGUAGE plpgsql AS $$
 DECLARE
@@ -421,6 +422,11 @@ BEGIN
                 AND NOT EXISTS (SELECT 1 FROM kerai.nodes newer
                                  WHERE newer.kind = 'document' AND newer.id > x.id
                                    AND newer.metadata->>'source_url' = x.metadata->>'source_url')
+                -- nor the last text of a page that became an alias of another (sql/site.sql)
+                AND NOT EXISTS (SELECT 1 FROM kerai.pages p
+                                 WHERE p.alias_of IS NOT NULL
+                                   AND p.id = CASE WHEN x.metadata->>'page_id' ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'
+                                                   THEN (x.metadata->>'page_id')::uuid END)
               ORDER BY x.id LIMIT max LOOP
         PERFORM kerai.chunk_document(d);
         n := n + 1;

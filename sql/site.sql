@@ -240,6 +240,7 @@ CREATE INDEX page_versions_page_idx ON kerai.page_versions (page_id, scraped_at 
 CREATE INDEX page_versions_content_hash_idx ON kerai.page_versions (content_hash);
 CREATE INDEX page_versions_minhash_bands_idx ON kerai.page_versions USING gin (minhash_bands);
 CREATE INDEX page_versions_near_duplicate_idx ON kerai.page_versions (job_id) WHERE near_duplicate_of IS NOT NULL;
+CREATE INDEX page_versions_near_duplicate_of_idx ON kerai.page_versions (near_duplicate_of) WHERE near_duplicate_of IS NOT NULL;
 -- pages.current_version points at the page's latest version. It is not a foreign key: with
 -- page_versions.page_id that would be a cycle, and no restore order loads a cycle (pg_restore
 -- -j, or any restore not in one transaction, would fail). This trigger does what the key did:
@@ -579,6 +580,40 @@ BEGIN
 END
 $$;
 
+-- Make a page an alias of another: it keeps no version of its own (earlier ones stay, as
+-- history), the chunks made from its own URL go (chunks of a URL it redirected to are that
+-- page's), and the pages that were its aliases follow it.
+CREATE FUNCTION kerai._page_alias(page uuid, alias uuid, why text) RETURNS void
+LANGUAGE plpgsql AS $$
+#variable_conflict use_variable
+DECLARE
+    own_url text := (SELECT p.url FROM kerai.pages p WHERE p.id = page);
+BEGIN
+    DELETE FROM kerai.chunks c USING kerai.page_versions v
+     WHERE v.page_id = page AND c.page_version_id = v.id AND c.chunk_key = own_url;
+    UPDATE kerai.pages x SET alias_of = alias, alias_reason = why, current_version = NULL, last_status = 'duplicate',
+           etag = NULL, last_modified = NULL
+     WHERE x.id = page;
+    UPDATE kerai.pages x SET alias_of = alias WHERE x.alias_of = page;
+END
+$$;
+
+-- The live page of a target whose current text is nearest a signature: sharing a band, at an
+-- estimated similarity of 0.9 or more (kerai_core::site::near_duplicates). It reads past
+-- row-level security, so that the band index serves the fetcher (&& is not leakproof), and
+-- answers a page id and a similarity only; for the fetcher role (sql/ops_roles.sql).
+CREATE FUNCTION kerai._near_duplicate(target uuid, page uuid, sig bigint[], sig_bands bigint[],
+                                      OUT near uuid, OUT similarity real)
+LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+    SELECT o.id, m.sim
+      FROM kerai.page_versions v JOIN kerai.pages o ON o.current_version = v.id
+     CROSS JOIN LATERAL (SELECT (count(*) FILTER (WHERE z.a = z.b))::real / cardinality($3) AS sim
+                           FROM unnest(v.minhash, $3) z(a, b)) m
+     WHERE v.minhash_bands && $4 AND v.target_id = $1 AND o.id <> $2 AND o.alias_of IS NULL
+       AND cardinality(v.minhash) = cardinality($3) AND m.sim >= 0.9
+     ORDER BY m.sim DESC, o.first_seen_at, o.id LIMIT 1
+$$;
+
 -- Record a batch of results from a fetcher. Each result:
 --   {url_id, outcome: fetched | not_modified | failed | skipped, final_url, http: {status, etag,
 --    last_modified, content_type, ...}, content_hash, raw_html, markdown, source_type, metadata,
@@ -605,6 +640,7 @@ DECLARE
     p_first timestamptz;
     was_new boolean;
     canon kerai.pages;
+    declared uuid;
     alias uuid;
     alias_why text;
     note text;
@@ -621,7 +657,9 @@ DECLARE
     meta jsonb;
     counts jsonb := '{"new": 0, "updated": 0, "unchanged": 0, "duplicate": 0, "failed": 0, "skipped": 0, "stale": 0, "links": 0}';
 BEGIN
-    SELECT * INTO j FROM kerai.scrape_jobs s WHERE s.id = job;
+    -- One recorder per job at a time: fetchers sharing a job judge duplicates in turn, and take
+    -- the job's row before any page row (as _job_add_urls, which each result may call, does).
+    SELECT * INTO j FROM kerai.scrape_jobs s WHERE s.id = job FOR UPDATE;
     IF NOT FOUND THEN
         RAISE EXCEPTION 'scrape job % does not exist', job USING ERRCODE = '22023';
     END IF;
@@ -682,58 +720,55 @@ BEGIN
             SELECT v.content_hash INTO prev_hash FROM kerai.page_versions v WHERE v.id = p_current;
             alias := NULL;
             alias_why := NULL;
-            -- Its rel=canonical names another page of the target (made when not known yet):
-            -- unless that page has no text and failed or was skipped (robots.txt, ...), or is
-            -- an alias of this one.
+            declared := NULL;
+            -- Its rel=canonical names another page of the target (made, and queued, when not
+            -- known yet). An alias only of a page that has text (or is itself an alias), and
+            -- never of an alias of this one; until then it is stored, naming the page it
+            -- declared (metadata canonical_page), and judged again on its next fetch.
             IF r->'canonical'->>'url_hash' IS NOT NULL AND r->'canonical'->>'url_hash' <> u.url_hash THEN
                 INSERT INTO kerai.pages (target_id, url, url_hash) VALUES (j.target_id, r->'canonical'->>'url', r->'canonical'->>'url_hash')
                 ON CONFLICT ON CONSTRAINT pages_one_per_url DO NOTHING;
                 SELECT * INTO canon FROM kerai.pages c WHERE c.target_id = j.target_id AND c.url_hash = r->'canonical'->>'url_hash';
-                -- Queued (once per job) even when no link leads to it.
                 counts := jsonb_set(counts, '{links}', to_jsonb((counts->>'links')::integer
                           + kerai._job_add_urls(job, jsonb_build_array(r->'canonical'))));
-                IF coalesce(canon.alias_of, canon.id) <> p_id
-                   AND (canon.current_version IS NOT NULL OR canon.alias_of IS NOT NULL
-                        OR (canon.last_status IS DISTINCT FROM 'failed'
-                            AND NOT EXISTS (SELECT 1 FROM kerai.job_urls q WHERE q.job_id = job
-                                               AND q.url_hash = canon.url_hash AND q.status IN ('failed', 'skipped')))) THEN
-                    alias := coalesce(canon.alias_of, canon.id);
-                    alias_why := 'canonical';
+                IF coalesce(canon.alias_of, canon.id) <> p_id THEN
+                    IF canon.current_version IS NOT NULL OR canon.alias_of IS NOT NULL THEN
+                        alias := coalesce(canon.alias_of, canon.id);
+                        alias_why := 'canonical';
+                    ELSE
+                        declared := canon.id;
+                    END IF;
                 END IF;
             END IF;
-            -- Its text is the current text of another live page of the target. A page already
-            -- stored with this text gives way only to one first seen before it.
+            -- Its text is the current text of another live page of the target (not one that
+            -- declared this page its canonical page). A page already stored with this text
+            -- gives way only to one first seen before it.
             IF alias IS NULL AND coalesce(btrim(r->>'markdown'), '') <> '' AND r->>'content_hash' IS NOT NULL THEN
                 SELECT o.id INTO alias
                   FROM kerai.page_versions v JOIN kerai.pages o ON o.current_version = v.id
                  WHERE v.content_hash = r->>'content_hash' AND v.target_id = j.target_id AND o.target_id = j.target_id
                    AND o.id <> p_id AND o.alias_of IS NULL AND o.last_status IN ('new', 'updated', 'unchanged')
+                   AND (v.metadata->>'canonical_page') IS DISTINCT FROM p_id::text
                    AND (prev_hash IS DISTINCT FROM r->>'content_hash' OR (o.first_seen_at, o.id) < (p_first, p_id))
                  ORDER BY o.first_seen_at, o.id LIMIT 1;
                 alias_why := CASE WHEN alias IS NOT NULL THEN 'duplicate' END;
             END IF;
             IF alias IS NOT NULL THEN
-                -- Stored once: this URL keeps no version of its own (earlier ones stay, as
-                -- history, without chunks), and pages that were its aliases follow it.
                 outcome := 'duplicate';
-                IF p_current IS NOT NULL THEN
-                    DELETE FROM kerai.chunks c
-                     WHERE c.page_version_id IN (SELECT v.id FROM kerai.page_versions v WHERE v.page_id = p_id);
-                END IF;
-                UPDATE kerai.pages x SET last_status = 'duplicate', alias_of = alias, alias_reason = alias_why,
-                       current_version = NULL, last_scraped_at = now(), scrape_count = x.scrape_count + 1,
-                       http_status = (r->'http'->>'status')::integer, etag = NULL, last_modified = NULL,
-                       content_type = r->'http'->>'content_type', source_type = r->>'source_type', last_error = NULL,
-                       outlinks = r->'links'
+                PERFORM kerai._page_alias(p_id, alias, alias_why);
+                UPDATE kerai.pages x SET last_scraped_at = now(), scrape_count = x.scrape_count + 1,
+                       http_status = (r->'http'->>'status')::integer, content_type = r->'http'->>'content_type',
+                       source_type = r->>'source_type', last_error = NULL, outlinks = r->'links'
                  WHERE x.id = p_id;
-                UPDATE kerai.pages x SET alias_of = alias WHERE x.alias_of = p_id;
                 note := format(' (alias of %s, %s)', (SELECT o.url FROM kerai.pages o WHERE o.id = alias),
                                CASE alias_why WHEN 'canonical' THEN 'its canonical page' ELSE 'the same text' END);
             ELSIF prev_hash IS NOT NULL AND prev_hash = r->>'content_hash' AND NOT coalesce((r->>'force')::boolean, false) THEN
                 outcome := 'unchanged';
                 UPDATE kerai.pages x SET last_status = 'unchanged', last_scraped_at = now(), scrape_count = x.scrape_count + 1,
-                       http_status = (r->'http'->>'status')::integer, etag = r->'http'->>'etag',
-                       last_modified = r->'http'->>'last_modified', last_error = NULL, outlinks = r->'links'
+                       http_status = (r->'http'->>'status')::integer,
+                       -- no validators for a page waiting on its canonical page: fetched whole next time
+                       etag = CASE WHEN declared IS NULL THEN r->'http'->>'etag' END,
+                       last_modified = CASE WHEN declared IS NULL THEN r->'http'->>'last_modified' END, last_error = NULL, outlinks = r->'links'
                  WHERE x.id = p_id;
             ELSE
                 outcome := CASE WHEN was_new THEN 'new' ELSE 'updated' END;
@@ -747,7 +782,8 @@ BEGIN
                     'page_version', version,
                     'last_modified', r->'http'->>'last_modified',
                     'crawl_timestamp', now(),
-                    'fetched_at', now()));
+                    'fetched_at', now(),
+                    'canonical_page', declared));
                 doc := NULL;
                 IF coalesce(btrim(r->>'markdown'), '') <> '' THEN
                     doc := kerai.parse_markdown(r->>'markdown', meta);
@@ -759,14 +795,9 @@ BEGIN
                 near_sim := NULL;
                 IF jsonb_typeof(r->'signature'->'minhash') = 'array' AND jsonb_typeof(r->'signature'->'bands') = 'array' THEN
                     sig := ARRAY(SELECT x::bigint FROM jsonb_array_elements_text(r->'signature'->'minhash') x);
-                    SELECT o.id, m.sim INTO near, near_sim
-                      FROM kerai.page_versions v JOIN kerai.pages o ON o.current_version = v.id
-                     CROSS JOIN LATERAL (SELECT (count(*) FILTER (WHERE a = b))::real / cardinality(sig) AS sim
-                                           FROM unnest(v.minhash, sig) z(a, b)) m
-                     WHERE v.minhash_bands && ARRAY(SELECT x::bigint FROM jsonb_array_elements_text(r->'signature'->'bands') x)
-                       AND v.target_id = j.target_id AND o.id <> p_id AND o.alias_of IS NULL
-                       AND cardinality(v.minhash) = cardinality(sig) AND m.sim >= 0.9
-                     ORDER BY m.sim DESC, o.first_seen_at, o.id LIMIT 1;
+                    SELECT n.near, n.similarity INTO near, near_sim
+                      FROM kerai._near_duplicate(j.target_id, p_id, sig,
+                               ARRAY(SELECT x::bigint FROM jsonb_array_elements_text(r->'signature'->'bands') x)) n;
                 END IF;
                 INSERT INTO kerai.page_versions (id, page_id, target_id, job_id, content_hash, raw_html, http_metadata,
                                                  source_type, title, language, content_length, metadata, document_id,
@@ -778,8 +809,10 @@ BEGIN
                         near, near_sim);
                 PERFORM kerai._document_ingested(doc);
                 UPDATE kerai.pages x SET last_status = outcome, last_scraped_at = now(), scrape_count = x.scrape_count + 1,
-                       http_status = (r->'http'->>'status')::integer, etag = r->'http'->>'etag',
-                       last_modified = r->'http'->>'last_modified', content_type = r->'http'->>'content_type',
+                       http_status = (r->'http'->>'status')::integer,
+                       -- no validators for a page waiting on its canonical page: fetched whole next time
+                       etag = CASE WHEN declared IS NULL THEN r->'http'->>'etag' END,
+                       last_modified = CASE WHEN declared IS NULL THEN r->'http'->>'last_modified' END, content_type = r->'http'->>'content_type',
                        source_type = r->>'source_type', current_version = version, last_error = NULL,
                        outlinks = r->'links', alias_of = NULL, alias_reason = NULL
                  WHERE x.id = p_id;
@@ -977,8 +1010,9 @@ BEGIN
     PERFORM kerai._job_log(job, CASE WHEN status = 'FAILED' THEN 'ERROR' WHEN code = 1 THEN 'WARN' ELSE 'INFO' END,
         CASE WHEN status = 'FAILED' THEN 'CRAWL_FAILED' ELSE 'CRAWL_COMPLETED' END,
         CASE WHEN status = 'FAILED' THEN 'crawl failed: ' || coalesce(error, 'unknown error')
-             ELSE format('crawl completed: %s new, %s updated, %s unchanged, %s failed in %s s',
-                         m->>'new_count', m->>'updated_count', m->>'unchanged_count', m->>'error_count', m->>'duration_sec') END,
+             ELSE format('crawl completed: %s new, %s updated, %s unchanged, %s duplicates, %s failed in %s s',
+                         m->>'new_count', m->>'updated_count', m->>'unchanged_count', m->>'duplicate_count',
+                         m->>'error_count', m->>'duration_sec') END,
         NULL, m);
     PERFORM pg_notify('kerai_jobs', jsonb_build_object('job', job, 'status', status)::text);
     RETURN j;

@@ -49,11 +49,19 @@ SELECT pg_temp.record(:'job', '/a-copy', pg_temp.page('ha')) AS a_copy;
 SELECT pg_temp.record(:'job', '/empty-1', '{"outcome": "fetched", "content_hash": "he", "markdown": ""}') AS empty_1;
 SELECT pg_temp.record(:'job', '/empty-2', '{"outcome": "fetched", "content_hash": "he", "markdown": " "}') AS empty_2;
 
--- rel=canonical naming a page not known yet: made, queued, and the page is its alias.
+-- rel=canonical naming a page not known yet: that page is made and queued; this one is stored
+-- for now (its version names the page it declared).
 SELECT pg_temp.record(:'job', '/c', pg_temp.page('hc', jsonb_build_object('canonical', pg_temp.u('/d')))) AS c;
 SELECT status FROM kerai.job_urls WHERE url_hash = md5('/d');
--- The named page says its canonical is the first one: a loop, so it is stored.
+SELECT metadata->>'canonical_page' = (SELECT id::text FROM kerai.pages WHERE url_hash = md5('/d')) AS declared
+  FROM kerai.page_versions WHERE id = (SELECT current_version FROM kerai.pages WHERE url_hash = md5('/c'));
+-- The named page names the first as its canonical page: the first has text, so the named page
+-- becomes its alias (of two pages naming each other, the one stored first stays).
 SELECT pg_temp.record(:'job', '/d', pg_temp.page('hd', jsonb_build_object('canonical', pg_temp.u('/c')))) AS d;
+-- A page naming a page not stored yet, with the same text: the named page, stored next, is not
+-- taken for a copy of it.
+SELECT pg_temp.record(:'job', '/k', pg_temp.page('hk', jsonb_build_object('canonical', pg_temp.u('/l')))) AS k;
+SELECT pg_temp.record(:'job', '/l', pg_temp.page('hk')) AS l;
 -- rel=canonical naming a page that failed with no text: stored, not an alias.
 SELECT pg_temp.record(:'job', '/gone', '{"outcome": "failed", "error": {"kind": "http_status", "message": "HTTP 404"}}') AS gone;
 SELECT pg_temp.record(:'job', '/e', pg_temp.page('he2', jsonb_build_object('canonical', pg_temp.u('/gone')))) AS e;
@@ -83,7 +91,7 @@ UPDATE kerai.pages SET first_seen_at = first_seen_at - interval '1 day' WHERE ur
 
 SELECT * FROM pg_temp.pages();
 SELECT count(*) AS alias_documents FROM kerai.nodes
- WHERE kind = 'document' AND metadata->>'source_url' IN ('https://dup.example.org/a-copy', 'https://dup.example.org/c');
+ WHERE kind = 'document' AND metadata->>'source_url' IN ('https://dup.example.org/a-copy', 'https://dup.example.org/d');
 SELECT message FROM kerai.job_logs WHERE event = 'ITEM_DUPLICATE' ORDER BY id;
 SELECT m->'duplicate_count' AS duplicates, m->'near_duplicate_count' AS near, m->'subtotals'->'html'->'duplicate' AS html
   FROM kerai.job_metrics(:'job') m;
@@ -104,9 +112,11 @@ SELECT kerai.enqueue_job('dups') AS job3 \gset
 SELECT pg_temp.record(:'job3', '/old', pg_temp.page('hold')) AS old;
 SELECT pg_temp.record(:'job3', '/newer', pg_temp.page('hold')) AS newer;
 -- An alias answered 304 (its sitemap lastmod) stays an alias.
-SELECT pg_temp.record(:'job3', '/c', '{"outcome": "not_modified"}') AS c;
+SELECT pg_temp.record(:'job3', '/d', '{"outcome": "not_modified"}') AS d;
+-- Fetched again, a page whose canonical page now has text becomes its alias.
+SELECT pg_temp.record(:'job3', '/k', pg_temp.page('hk', jsonb_build_object('canonical', pg_temp.u('/l')))) AS k;
 -- An alias whose text parts from the page it showed gets a version of its own.
 SELECT pg_temp.record(:'job3', '/a-copy', pg_temp.page('ha2')) AS a_copy;
-SELECT * FROM pg_temp.pages() WHERE path IN ('/old', '/newer', '/e', '/c', '/a-copy', '/f');
+SELECT * FROM pg_temp.pages() WHERE path IN ('/old', '/newer', '/e', '/d', '/a-copy', '/f', '/k', '/l');
 
 ROLLBACK;

@@ -69,6 +69,7 @@ pub async fn run(url: &str, args: StatusArgs) -> Result<Code, Failure> {
                 "urls_enqueued": r.get::<_, i32>(7),
                 "items_processed": m["items_processed"], "remaining": m["remaining"],
                 "new": m["new_count"], "updated": m["updated_count"], "unchanged": m["unchanged_count"],
+                "duplicates": m["duplicate_count"],
                 "errors": m["error_count"], "throughput_items_per_min": m["throughput_items_per_min"],
             })
         });
@@ -147,12 +148,13 @@ pub async fn run(url: &str, args: StatusArgs) -> Result<Code, Failure> {
                     r => (
                         format!("running {}", r["job"].as_str().unwrap_or("")),
                         format!(
-                            "{}/{} urls, {} new, {} updated, {} unchanged, {} errors",
+                            "{}/{} urls, {} new, {} updated, {} unchanged, {} duplicates, {} errors",
                             r["items_processed"],
                             r["urls_enqueued"],
                             r["new"],
                             r["updated"],
                             r["unchanged"],
+                            r["duplicates"],
                             r["errors"]
                         ),
                     ),

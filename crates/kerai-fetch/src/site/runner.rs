@@ -622,10 +622,14 @@ async fn fetch_item(shared: &Shared, item: Item, robots: Option<Arc<Robots>>) ->
         }
     }
     let incremental = shared.mode != "full";
-    // Smart refresh: the sitemap says the page has not changed since we last had it.
+    // Smart refresh: the sitemap says the page has not changed since we last had it (an
+    // alias of another page is fetched anyway, to be judged again).
     if incremental
         && cfg.trust_sitemap_lastmod
-        && item.last_status.as_deref().is_some_and(|s| s != "failed")
+        && item
+            .last_status
+            .as_deref()
+            .is_some_and(|s| s != "failed" && s != "duplicate")
         && matches!((item.sitemap_lastmod, item.last_scraped_at), (Some(lm), Some(seen)) if lm <= seen)
     {
         return Done::Result {
