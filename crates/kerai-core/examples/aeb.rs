@@ -2,6 +2,7 @@
 //!
 //! `cargo run --release -p kerai-core --example aeb -- [--out DIR] [--worst N] [--page ID]`
 //! With `--out`, writes `<id>.txt` files that `python3 bench/aeb/score.py DIR` scores.
+//! `--set readability` runs the Readability test pages instead (same format and metric).
 
 use std::io::Read;
 use std::time::Instant;
@@ -21,8 +22,9 @@ fn main() {
     let out = opt("--out");
     let worst: usize = opt("--worst").and_then(|s| s.parse().ok()).unwrap_or(0);
     let page = opt("--page");
+    let set = opt("--set").unwrap_or_else(|| "aeb".into());
     let gt: serde_json::Value = serde_json::from_str(
-        &std::fs::read_to_string(shared_path("bench/aeb/ground-truth.json")).unwrap(),
+        &std::fs::read_to_string(shared_path(&format!("bench/{set}/ground-truth.json"))).unwrap(),
     )
     .unwrap();
     let gt = gt.as_object().unwrap();
@@ -36,7 +38,7 @@ fn main() {
             continue;
         }
         let mut gz = flate2::read::GzDecoder::new(
-            std::fs::File::open(shared_path(&format!("bench/aeb/html/{id}.html.gz"))).unwrap(),
+            std::fs::File::open(shared_path(&format!("bench/{set}/html/{id}.html.gz"))).unwrap(),
         );
         let mut s = String::new();
         gz.read_to_string(&mut s).unwrap();

@@ -68,6 +68,37 @@ fn count_text(s: &str) -> (u32, u32) {
     (chars, commas)
 }
 
+/// Replies of a discussion thread are marked up as comments (`itemprop=comment`, a `comment`
+/// class) but built like its first post: an element marked a comment whose tag and class are
+/// those of an element that is not one is a post of the thread, and content.
+fn open_thread_replies(doc: &Document, own: &mut [Region]) {
+    let class_of = |i: usize| {
+        doc.attr(i as NodeId, "class")
+            .map(str::trim)
+            .filter(|c| !c.is_empty())
+    };
+    if !own.contains(&Region::Comments) {
+        return;
+    }
+    let mut posts = std::collections::HashSet::new();
+    for (i, r) in own.iter().enumerate() {
+        if *r == Region::None {
+            if let (Some(t), Some(c)) = (doc.tag(i as NodeId), class_of(i)) {
+                posts.insert((t, c));
+            }
+        }
+    }
+    for (i, r) in own.iter_mut().enumerate() {
+        if *r == Region::Comments {
+            if let (Some(t), Some(c)) = (doc.tag(i as NodeId), class_of(i)) {
+                if posts.contains(&(t, c)) {
+                    *r = Region::None;
+                }
+            }
+        }
+    }
+}
+
 impl Analysis {
     /// Computes the analysis of `doc`.
     pub fn new(doc: &Document) -> Analysis {
@@ -107,6 +138,7 @@ impl Analysis {
                 }
             }
         }
+        open_thread_replies(doc, &mut own);
         let body = doc.find(Tag::Body).unwrap_or(Document::ROOT);
         let total = raw[body as usize].max(1) as f64;
         let ptotal = ptext[body as usize] as f64;
@@ -181,5 +213,48 @@ impl Analysis {
         } else {
             self.link[id as usize] as f64 / t as f64
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::convert::html::to_text;
+
+    fn post(class: &str, marked_comment: bool, who: &str, text: &str) -> String {
+        let itemprop = if marked_comment {
+            " itemprop='comment'"
+        } else {
+            ""
+        };
+        format!("<div class='{class}'{itemprop}><span class='author'>{who}</span><div class='body'><p>{text}</p></div></div>")
+    }
+
+    #[test]
+    fn thread_replies_built_like_the_first_post_are_content() {
+        let page = format!(
+            "<html><body><nav><a href='/'>Home</a></nav><main><h1>Which laptop for travel?</h1>{}{}{}</main></body></html>",
+            post("topic-post", false, "ann", "I need a light laptop for travelling, with a good screen and a battery that lasts a whole day of work, what would you suggest?"),
+            post("topic-post", true, "bob", "Look at the thirteen inch models from last year, they weigh about a kilogram and the battery lasts around fourteen hours."),
+            post("topic-post", true, "cy", "Whatever you pick, check the screen brightness in reviews, many cheap models are too dim to use outdoors or on a train."),
+        );
+        let text = to_text(&page, "https://forum.example/t/1");
+        assert!(text.contains("light laptop"), "{text}");
+        assert!(text.contains("thirteen inch models"), "{text}");
+        assert!(text.contains("screen brightness"), "{text}");
+    }
+
+    #[test]
+    fn comments_under_an_article_stay_out() {
+        let body = "The council approved the new cycling lanes on Tuesday, after two years of consultation with residents and shop owners along the route. ".repeat(4);
+        let page = format!(
+            "<html><body><article class='story'><h1>Cycle lanes approved</h1><p>{body}</p><p>{body}</p></article>\
+             <section class='comments'>{}{}</section></body></html>",
+            post("comment", true, "dee", "Great news, about time the council did something for cyclists in this town."),
+            post("comment", true, "eve", "This will ruin business for the shops, nobody asked the people who drive."),
+        );
+        let text = to_text(&page, "https://news.example/cycle-lanes");
+        assert!(text.contains("cycling lanes"), "{text}");
+        assert!(!text.contains("about time"), "{text}");
+        assert!(!text.contains("ruin business"), "{text}");
     }
 }

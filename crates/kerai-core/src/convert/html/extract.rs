@@ -5,8 +5,9 @@ use serde::{Deserialize, Serialize};
 use super::analysis::Analysis;
 use super::blocks::{Block, BlockKind, Segmenter};
 use super::content::main_roots;
-use super::dom::{parse, Document, Tag};
+use super::dom::{Document, Tag};
 use super::links::{links_of, Link, Resolver};
+use super::shell::parse_page;
 
 /// The main content of a page, and what else was learnt on the way.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -128,7 +129,7 @@ fn join(blocks: &[Block], field: impl Fn(&Block) -> &str) -> String {
 /// The main content of `html` (fetched from `url`) as markdown, with title, blocks, links and
 /// language.
 pub fn to_markdown(html: &str, url: &str) -> Extracted {
-    let doc = parse(html);
+    let doc = parse_page(html);
     crate::interrupt::check();
     let (blocks, title, _) = segment(&doc, url, false);
     crate::interrupt::check();
@@ -161,7 +162,7 @@ pub fn to_markdown(html: &str, url: &str) -> Extracted {
 
 /// The plain text of the main content of `html` (no link URLs, no title): the AEB format.
 pub fn to_text(html: &str, url: &str) -> String {
-    let doc = parse(html);
+    let doc = parse_page(html);
     let (blocks, _, _) = segment(&doc, url, true);
     join(&blocks, |b| &b.text)
 }

@@ -38,10 +38,11 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use super::blocks::{Block, BlockKind, SectionType};
-use super::dom::{parse, Document, Tag};
+use super::dom::{Document, Tag};
 use super::extract::segment;
 use super::language::{declared_language, detect_language_among, DEFAULT_LANGUAGES};
 use super::minhash::{signature, DedupIndex};
+use super::shell::parse_page;
 use crate::error::ResourceError;
 
 /// One page to turn into records.
@@ -494,7 +495,7 @@ pub fn source_records(pages: &[PageInput], options: &SourceOptions) -> SourceRec
             });
             continue;
         }
-        let doc = parse(&page.html);
+        let doc = parse_page(&page.html);
         let charset = charset_of(&doc);
         let (blocks, _, _) = segment(&doc, &page.url, false);
         let cands = candidates(&blocks, options);

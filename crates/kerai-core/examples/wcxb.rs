@@ -1,0 +1,195 @@
+//! Runs `html::to_text` on the WCXB dev pages (`../shared/bench/wcxb`, seven page types) and
+//! scores it with the benchmark's metric: word-level F1 per page (lower-cased `\w+` tokens as
+//! multisets), averaged over pages, per page type.
+//!
+//! `cargo run --release -p kerai-core --example wcxb -- [--out FILE] [--worst N] [--type T] [--page ID]`
+//!
+//! The pages whose id is a multiple of 5 are held out: rules are never tuned on them (their
+//! worst pages are never listed, `--page` refuses them), and their score is printed apart, so
+//! the gap shows whether a change generalises. `--out` writes `{"<id>": "<text>"}` for the
+//! benchmark's own scorer: `python3 evaluate.py --split dev --results FILE --per-type`.
+
+use std::collections::{BTreeMap, HashMap};
+use std::io::Read;
+use std::time::Instant;
+
+use kerai_core::convert::html;
+use kerai_core::shared_data::shared_path;
+
+const TYPES: [&str; 7] = [
+    "article",
+    "documentation",
+    "service",
+    "forum",
+    "product",
+    "collection",
+    "listing",
+];
+
+fn tokens(text: &str) -> HashMap<String, usize> {
+    let mut out = HashMap::new();
+    for w in text
+        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .filter(|w| !w.is_empty())
+    {
+        *out.entry(w.to_lowercase()).or_insert(0) += 1;
+    }
+    out
+}
+
+/// (precision, recall, F1) as the benchmark's `word_f1`.
+fn word_f1(pred: &str, truth: &str) -> (f64, f64, f64) {
+    let (p, r) = (tokens(pred), tokens(truth));
+    let (np, nr): (usize, usize) = (p.values().sum(), r.values().sum());
+    if nr == 0 {
+        return if np == 0 {
+            (1.0, 1.0, 1.0)
+        } else {
+            (0.0, 0.0, 0.0)
+        };
+    }
+    if np == 0 {
+        return (0.0, 0.0, 0.0);
+    }
+    let overlap: usize = p
+        .iter()
+        .map(|(w, n)| (*n).min(*r.get(w).unwrap_or(&0)))
+        .sum();
+    let (pr, rc) = (overlap as f64 / np as f64, overlap as f64 / nr as f64);
+    let f = if pr + rc > 0.0 {
+        2.0 * pr * rc / (pr + rc)
+    } else {
+        0.0
+    };
+    (pr, rc, f)
+}
+
+fn held_out(id: &str) -> bool {
+    id.parse::<u32>().is_ok_and(|n| n % 5 == 0)
+}
+
+#[derive(Default, Clone, Copy)]
+struct Sum {
+    n: usize,
+    p: f64,
+    r: f64,
+    f: f64,
+}
+
+impl Sum {
+    fn add(&mut self, (p, r, f): (f64, f64, f64)) {
+        self.n += 1;
+        self.p += p;
+        self.r += r;
+        self.f += f;
+    }
+    fn show(&self) -> String {
+        if self.n == 0 {
+            return "-".into();
+        }
+        let n = self.n as f64;
+        format!(
+            "{:.3} (P {:.3} R {:.3}, {})",
+            self.f / n,
+            self.p / n,
+            self.r / n,
+            self.n
+        )
+    }
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let opt = |name: &str| {
+        args.iter()
+            .position(|a| a == name)
+            .and_then(|i| args.get(i + 1))
+            .cloned()
+    };
+    let out = opt("--out");
+    let worst: usize = opt("--worst").and_then(|s| s.parse().ok()).unwrap_or(0);
+    let only_type = opt("--type");
+    let page = opt("--page");
+    if page.as_deref().is_some_and(held_out) {
+        eprintln!(
+            "page {} is held out: rules are not tuned on it",
+            page.unwrap()
+        );
+        std::process::exit(2);
+    }
+    let dir = shared_path("bench/wcxb/dev");
+    let mut ids: Vec<String> = std::fs::read_dir(dir.join("ground-truth"))
+        .expect("read the WCXB ground truth")
+        .flatten()
+        .filter_map(|e| {
+            e.file_name()
+                .to_str()
+                .and_then(|n| n.strip_suffix(".json"))
+                .map(str::to_string)
+        })
+        .collect();
+    ids.sort();
+    let mut results = BTreeMap::new();
+    let mut sums: BTreeMap<(bool, String), Sum> = BTreeMap::new();
+    let mut rows = Vec::new();
+    let mut elapsed = 0.0;
+    for id in &ids {
+        if page.as_ref().is_some_and(|p| p != id) {
+            continue;
+        }
+        let gt: serde_json::Value = serde_json::from_str(
+            &std::fs::read_to_string(dir.join(format!("ground-truth/{id}.json"))).unwrap(),
+        )
+        .unwrap();
+        let ty = gt["_internal"]["page_type"]["primary"]
+            .as_str()
+            .unwrap_or("article");
+        let ty = if ty == "category" { "collection" } else { ty };
+        if only_type.as_ref().is_some_and(|t| t != ty) {
+            continue;
+        }
+        let mut gz = flate2::read::GzDecoder::new(
+            std::fs::File::open(dir.join(format!("html/{id}.html.gz"))).unwrap(),
+        );
+        let mut bytes = Vec::new();
+        gz.read_to_end(&mut bytes).unwrap();
+        let s = String::from_utf8_lossy(&bytes);
+        let url = gt["url"].as_str().unwrap_or("");
+        let t = Instant::now();
+        let pred = html::to_text(&s, url);
+        elapsed += t.elapsed().as_secs_f64();
+        if page.is_some() {
+            println!("{pred}");
+        }
+        let truth = gt["ground_truth"]["main_content"].as_str().unwrap_or("");
+        let score = word_f1(&pred, truth);
+        let hold = held_out(id);
+        sums.entry((hold, ty.to_string())).or_default().add(score);
+        sums.entry((hold, "all".to_string()))
+            .or_default()
+            .add(score);
+        if !hold {
+            rows.push((score.2, score.0, score.1, id.clone(), ty.to_string()));
+        }
+        results.insert(id.clone(), pred);
+    }
+    println!("WCXB dev, word F1 (P, R, pages); time {elapsed:.2} s, one core");
+    println!(
+        "{:<14} {:<34} held out (ids divisible by 5)",
+        "type", "tuned on"
+    );
+    for ty in std::iter::once("all").chain(TYPES) {
+        let get = |h: bool| sums.get(&(h, ty.to_string())).copied().unwrap_or_default();
+        println!("{:<14} {:<34} {}", ty, get(false).show(), get(true).show());
+    }
+    if worst > 0 {
+        rows.sort_by(|a, b| a.0.total_cmp(&b.0));
+        for (f, p, r, id, ty) in rows.iter().take(worst) {
+            println!("{id} {ty:<13} F1 {f:.3} P {p:.3} R {r:.3}");
+        }
+    }
+    if let Some(path) = out {
+        std::fs::write(&path, serde_json::to_string(&results).unwrap()).unwrap();
+        eprintln!("wrote {path}");
+    }
+}
