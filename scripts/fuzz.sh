@@ -15,6 +15,7 @@
 #   source_records              S0 source records, and their JSON options
 #   language                    html::language::detect_language
 #   citations                   citations::detect_citations (URL, DOI, arXiv, author-year, concepts)
+#   facts                       facts::entities and facts::claims_from_text
 #   references                  references::split_bibliography and parse_reference
 #   markdown                    markdown::validate_text and markdown::parse (kerai.parse_markdown)
 #   robots                      site::robots (parse, is_allowed, crawl_delay, sitemaps)
@@ -27,7 +28,7 @@
 # `--minimize` shrinks each kept corpus to the inputs that add coverage (cargo fuzz cmin).
 # Dependency panics caught by convert()'s safety net are listed with KERAI_FUZZ_LOG_PANICS=1.
 set -euo pipefail
-all=(pdf docx xlsx epub text html source_records language citations references markdown robots sitemaps)
+all=(pdf docx xlsx epub text html source_records language citations facts references markdown robots sitemaps)
 CARGO_FUZZ_VERSION=0.13.2
 if [ "${1:-}" = "--list" ]; then
     printf '%s\n' "${all[@]}"
@@ -103,6 +104,8 @@ seed language "$fx"/convert/notes-*.txt
 lines language "$shared/suites/langdetect/lingua_testdata_sample.jsonl" 50
 lines citations "$shared/suites/citations/intext_dev.jsonl" 50
 seed citations "$fx"/chunk/*.md
+lines facts "$shared/suites/citations/intext_dev.jsonl" 20
+seed facts "$fx"/chunk/*.md
 lines references "$shared/suites/citations/references_anystyle_core.jsonl" 50
 seed markdown "$fx"/convert/*.md "$fx"/chunk/*.md
 robots_seeds() { # the distinct robots.txt bodies of the shared robots suite

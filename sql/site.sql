@@ -740,13 +740,15 @@ BEGIN
                     END IF;
                 END IF;
             END IF;
-            -- Its text is the current text of another live page of the target (not one that
-            -- declared this page its canonical page). A page already stored with this text
-            -- gives way only to one first seen before it.
+            -- Its text and title are the current text and title of another live page of the
+            -- target (not one that declared this page its canonical page): pages of one
+            -- template that differ only by their title are different pages. A page already
+            -- stored with this text gives way only to one first seen before it.
             IF alias IS NULL AND coalesce(btrim(r->>'markdown'), '') <> '' AND r->>'content_hash' IS NOT NULL THEN
                 SELECT o.id INTO alias
                   FROM kerai.page_versions v JOIN kerai.pages o ON o.current_version = v.id
                  WHERE v.content_hash = r->>'content_hash' AND v.target_id = j.target_id AND o.target_id = j.target_id
+                   AND v.title IS NOT DISTINCT FROM r->'metadata'->>'title'
                    AND o.id <> p_id AND o.alias_of IS NULL AND o.last_status IN ('new', 'updated', 'unchanged')
                    AND (v.metadata->>'canonical_page') IS DISTINCT FROM p_id::text
                    AND (prev_hash IS DISTINCT FROM r->>'content_hash' OR (o.first_seen_at, o.id) < (p_first, p_id))

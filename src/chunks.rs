@@ -489,6 +489,9 @@ fn upsert_chunks(
          ), ent AS (
             UPDATE kerai.entities e SET document_id = $3
               FROM u WHERE e.chunk_id = u.id AND NOT u.is_new AND e.document_id IS DISTINCT FROM $3
+         ), cla AS (
+            UPDATE kerai.claims x SET document_id = $3
+              FROM u WHERE x.chunk_id = u.id AND NOT u.is_new AND x.document_id IS DISTINCT FROM $3
          )
          INSERT INTO kerai.chunks (id, chunk_key, document_id, page_version_id, target_id, chunk_index,
                 chunk_total, chunk_strategy, content, token_count, content_hash, heading_path, source_url,

@@ -53,6 +53,7 @@ pub const ALL: &[(&str, Entry)] = &[
     ("source_records", source_records_page),
     ("language", language),
     ("citations", citations),
+    ("facts", facts),
     ("references", references),
     ("markdown", markdown),
     ("robots", robots),
@@ -228,6 +229,26 @@ pub fn citations(data: &[u8]) {
         let slice: String = chars[c.start_char..c.end_char].iter().collect();
         assert_eq!(slice, c.text);
         last_end = c.end_char;
+    }
+}
+
+/// Facts in text: entities whose character offsets slice to their text, in [0, 1]
+/// confidence; claims from sentence patterns with every part filled.
+pub fn facts(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    let chars: Vec<char> = text.chars().collect();
+    for e in kerai_core::facts::entities(&text) {
+        assert!(e.start < e.end && e.end <= chars.len(), "{e:?}");
+        let slice: String = chars[e.start..e.end].iter().collect();
+        assert_eq!(slice, e.text);
+        assert!((0.0..=1.0).contains(&e.confidence), "{e:?}");
+    }
+    for c in kerai_core::facts::claims_from_text(&text) {
+        assert!(
+            !c.subject.is_empty() && !c.predicate.is_empty() && !c.object.is_empty(),
+            "{c:?}"
+        );
+        assert!((0.0..=1.0).contains(&c.confidence), "{c:?}");
     }
 }
 

@@ -54,6 +54,9 @@ SELECT (kerai.chunk_document(:'doc')->>'chunks')::integer > 0 AS chunked;
 SELECT kerai.embed_pending(10) > 0 AS embedded;
 INSERT INTO kerai.entities (chunk_id, text, kind, start_char, end_char, confidence)
 SELECT id, 'Spanner', 'product', 0, 7, 0.9 FROM kerai.chunks WHERE document_id = :'doc' LIMIT 1;
+INSERT INTO kerai.claims (document_id, chunk_id, statement, subject, predicate, object, confidence, source)
+SELECT :'doc', id, 'Spanner is a database', 'Spanner', 'is', 'a database', 0.7, 'llm'
+  FROM kerai.chunks WHERE document_id = :'doc' LIMIT 1;
 SELECT kerai.write_perspective('kerai_crawl', :'doc', 0.5, 'scaling');
 SELECT (kerai.set_target('shards', 'https://shards.example.org/')).name;
 SELECT kerai.enqueue_job('shards') AS job \gset
@@ -79,6 +82,7 @@ $md$, '{"source_url": "https://example.org/scaling"}') AS doc2 \gset
 SELECT (kerai.chunk_document(:'doc2')->>'chunks')::integer > 0 AS rechunked;
 SELECT count(*) > 0 AS vectors_moved FROM kerai.embeddings WHERE document_id = :'doc2';
 SELECT count(*) > 0 AS entities_moved FROM kerai.entities WHERE document_id = :'doc2';
+SELECT count(*) > 0 AS claims_moved FROM kerai.claims WHERE document_id = :'doc2';
 
 -- Every row's key is its parent row's: (table, rows, rows whose key disagrees).
 SELECT 'nodes' AS t, count(*) > 0 AS has_rows,
@@ -93,6 +97,9 @@ SELECT 'embeddings', count(*) > 0, count(*) FILTER (WHERE e.document_id IS DISTI
 UNION ALL
 SELECT 'entities', count(*) > 0, count(*) FILTER (WHERE e.document_id IS DISTINCT FROM c.document_id)
   FROM kerai.entities e LEFT JOIN kerai.chunks c ON c.id = e.chunk_id
+UNION ALL
+SELECT 'claims of a chunk', count(*) > 0, count(*) FILTER (WHERE x.document_id IS DISTINCT FROM c.document_id)
+  FROM kerai.claims x JOIN kerai.chunks c ON c.id = x.chunk_id
 UNION ALL
 SELECT 'perspectives', count(*) > 0, count(*) FILTER (WHERE x.document_id IS DISTINCT FROM n.document_id)
   FROM kerai.perspectives x LEFT JOIN kerai.nodes n ON n.id = x.node_id

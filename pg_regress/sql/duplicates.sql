@@ -45,6 +45,9 @@ SELECT kerai.enqueue_job('dups') AS job \gset
 -- The same text at a second URL: an alias of the first, with no version or document.
 SELECT pg_temp.record(:'job', '/a', pg_temp.page('ha')) AS a;
 SELECT pg_temp.record(:'job', '/a-copy', pg_temp.page('ha')) AS a_copy;
+-- The same text under another title is another page (one template, two products).
+SELECT pg_temp.record(:'job', '/t1', pg_temp.page('ht', '{"metadata": {"title": "Kettle"}}')) AS t1;
+SELECT pg_temp.record(:'job', '/t2', pg_temp.page('ht', '{"metadata": {"title": "Toaster"}}')) AS t2;
 -- Pages without text are not compared.
 SELECT pg_temp.record(:'job', '/empty-1', '{"outcome": "fetched", "content_hash": "he", "markdown": ""}') AS empty_1;
 SELECT pg_temp.record(:'job', '/empty-2', '{"outcome": "fetched", "content_hash": "he", "markdown": " "}') AS empty_2;

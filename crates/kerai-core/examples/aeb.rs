@@ -70,12 +70,19 @@ fn main() {
     }
     let s = aggregate(&rows);
     per.sort_by(|a, b| {
-        let fa = 2.0 * a.1 * a.2 / (a.1 + a.2);
-        let fb = 2.0 * b.1 * b.2 / (b.1 + b.2);
-        fa.partial_cmp(&fb).unwrap_or(std::cmp::Ordering::Less)
+        // An empty prediction has no precision: it ranks first (F1 0), never NaN.
+        let f = |p: f64, r: f64| {
+            let f = 2.0 * p * r / (p + r);
+            if f.is_nan() {
+                0.0
+            } else {
+                f
+            }
+        };
+        f(a.1, a.2).total_cmp(&f(b.1, b.2))
     });
     for (id, p, r, url) in per.iter().take(worst) {
-        println!("{}  P={p:.3} R={r:.3}  {url}", &id[..12]);
+        println!("{}  P={p:.3} R={r:.3}  {url}", id.get(..12).unwrap_or(id));
     }
     println!(
         "pages {}  F1 {:.4}  P {:.4}  R {:.4}  acc {:.4}  time {:.3}s",

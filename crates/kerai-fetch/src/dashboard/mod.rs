@@ -41,6 +41,7 @@ pub struct JobRow {
     pub new: i64,
     pub updated: i64,
     pub unchanged: i64,
+    pub duplicates: i64,
     pub errors: i64,
     pub skipped: i64,
 }
@@ -156,7 +157,7 @@ pub async fn gather(client: &Client) -> Result<CorpusReport, Failure> {
             "SELECT target, status, mode, coalesce(to_char(started_at, 'YYYY-MM-DD HH24:MI'), '-'),
                     coalesce((metrics->>'new_count')::bigint, 0), coalesce((metrics->>'updated_count')::bigint, 0),
                     coalesce((metrics->>'unchanged_count')::bigint, 0), coalesce((metrics->>'error_count')::bigint, 0),
-                    coalesce((metrics->>'skipped_count')::bigint, 0)
+                    coalesce((metrics->>'skipped_count')::bigint, 0), coalesce((metrics->>'duplicate_count')::bigint, 0)
                FROM kerai.job_summary ORDER BY coalesce(started_at, scheduled_at) DESC LIMIT 20",
             &[],
         )
@@ -173,6 +174,7 @@ pub async fn gather(client: &Client) -> Result<CorpusReport, Failure> {
             unchanged: row.get(6),
             errors: row.get(7),
             skipped: row.get(8),
+            duplicates: row.get(9),
         })
         .collect();
     r.graph = graph(client).await?;

@@ -97,9 +97,16 @@ fn jobs(out: &mut String, r: &CorpusReport) {
         return;
     }
     out.push_str(r#"<p class="legend">"#);
-    for (i, name) in ["new", "updated", "unchanged", "errors", "skipped"]
-        .iter()
-        .enumerate()
+    for (i, name) in [
+        "new",
+        "updated",
+        "unchanged",
+        "duplicates",
+        "errors",
+        "skipped",
+    ]
+    .iter()
+    .enumerate()
     {
         let _ = write!(
             out,
@@ -107,9 +114,16 @@ fn jobs(out: &mut String, r: &CorpusReport) {
             OUTCOME_COLOURS[i]
         );
     }
-    out.push_str("</p><table><tr><th>target</th><th>started</th><th>mode</th><th>status</th><th>new</th><th>updated</th><th>unchanged</th><th>errors</th><th>skipped</th><th>outcomes</th></tr>");
+    out.push_str("</p><table><tr><th>target</th><th>started</th><th>mode</th><th>status</th><th>new</th><th>updated</th><th>unchanged</th><th>duplicates</th><th>errors</th><th>skipped</th><th>outcomes</th></tr>");
     for j in &r.jobs {
-        let counts = [j.new, j.updated, j.unchanged, j.errors, j.skipped];
+        let counts = [
+            j.new,
+            j.updated,
+            j.unchanged,
+            j.duplicates,
+            j.errors,
+            j.skipped,
+        ];
         let _ = write!(
             out,
             r#"<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td>{}<td>{}</td></tr>"#,

@@ -9,8 +9,10 @@ pub const DEPTH_COLOURS: [&str; 8] = [
     "#2b6cb0", "#2f855a", "#b7791f", "#c53030", "#6b46c1", "#2c7a7b", "#97266d", "#4a5568",
 ];
 
-/// Job outcomes' colours: new, updated, unchanged, errors, skipped.
-pub const OUTCOME_COLOURS: [&str; 5] = ["#2f855a", "#2b6cb0", "#a0aec0", "#c53030", "#d69e2e"];
+/// Job outcomes' colours: new, updated, unchanged, duplicates, errors, skipped.
+pub const OUTCOME_COLOURS: [&str; 6] = [
+    "#2f855a", "#2b6cb0", "#a0aec0", "#805ad5", "#c53030", "#d69e2e",
+];
 
 pub fn depth_colour(depth: i32) -> &'static str {
     DEPTH_COLOURS[(depth.max(0) as usize).min(DEPTH_COLOURS.len() - 1)]
@@ -136,8 +138,8 @@ pub fn growth(points: &[(String, i64)]) -> String {
     s
 }
 
-/// One job's outcomes as a stacked bar: new, updated, unchanged, errors, skipped.
-pub fn outcomes(counts: [i64; 5]) -> String {
+/// One job's outcomes as a stacked bar: new, updated, unchanged, duplicates, errors, skipped.
+pub fn outcomes(counts: [i64; 6]) -> String {
     let total: i64 = counts.iter().sum();
     let w = 220.0;
     let mut s = format!(r#"<svg viewBox="0 0 {w} 14" width="{w}" height="14" role="img">"#);
@@ -145,7 +147,14 @@ pub fn outcomes(counts: [i64; 5]) -> String {
         s.push_str(r##"<rect x="0" y="2" width="220" height="10" fill="#edf2f7"/></svg>"##);
         return s;
     }
-    let names = ["new", "updated", "unchanged", "errors", "skipped"];
+    let names = [
+        "new",
+        "updated",
+        "unchanged",
+        "duplicates",
+        "errors",
+        "skipped",
+    ];
     let mut x = 0.0;
     for (i, n) in counts.iter().enumerate() {
         if *n == 0 {

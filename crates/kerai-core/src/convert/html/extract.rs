@@ -90,11 +90,14 @@ pub(crate) fn segment(
         blocks
     };
     let mut blocks = run(&roots);
-    // Fallback: the chosen container kept almost nothing of a page that has text; take the
-    // whole body (boilerplate regions and block filters still apply).
+    // Fallback: the chosen container kept almost nothing of a page that has text, or a small
+    // part of it (a page of several sibling blocks, as service and product pages are, rather
+    // than one article); take the whole body (boilerplate regions and block filters still
+    // apply) when that keeps more than twice as much.
     let kept: u32 = blocks.iter().filter(|b| b.main).map(|b| b.chars).sum();
     let body_text = an.text[an.body as usize];
-    if kept < FALLBACK_MIN_CHARS && body_text >= FALLBACK_BODY_CHARS && roots != [an.body] {
+    let small = kept < FALLBACK_MIN_CHARS || (kept as f64) < FALLBACK_SHARE * body_text as f64;
+    if small && body_text >= FALLBACK_BODY_CHARS && roots != [an.body] {
         let wide = run(&[an.body]);
         let wide_kept: u32 = wide.iter().filter(|b| b.main).map(|b| b.chars).sum();
         if wide_kept > kept * 2 {
@@ -106,6 +109,8 @@ pub(crate) fn segment(
 
 /// Main content shorter than this (non-whitespace characters) triggers the fallback...
 const FALLBACK_MIN_CHARS: u32 = 150;
+/// ... as does main content under this share of the body's text (boilerplate left out)...
+const FALLBACK_SHARE: f64 = 0.2;
 /// ... when the page body (boilerplate left out) has at least this much text.
 const FALLBACK_BODY_CHARS: u32 = 1000;
 
@@ -165,4 +170,50 @@ pub fn to_text(html: &str, url: &str) -> String {
     let doc = parse_page(html);
     let (blocks, _, _) = segment(&doc, url, true);
     join(&blocks, |b| &b.text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::to_text;
+
+    /// A service page: a short block of comma-dense teasers scores best, but most of the text
+    /// is in sibling sections, one paragraph each.
+    #[test]
+    fn a_page_of_sibling_sections_keeps_them_all() {
+        let teaser = "<p>Backups, restores, audits, reports, alerts, and logs, for clinics, labs, and surgeries.</p>";
+        let section = |i: usize, words: &str| {
+            format!(
+                "<section><div class='body{i}'><p>{}</p></div></section>",
+                words.repeat(5)
+            )
+        };
+        let sections: String = [
+            "Every night each device in the clinic is backed up to two data centres in the country ",
+            "A single file or a whole server comes back in minutes from the last ninety nightly copies ",
+            "Audit logs and retention rules meet the health regulator's rules with yearly reports ",
+            "One price per device per month with no charge for storage and the first three months free ",
+            "Support staff answer the phone at any hour and speak to the clinic's own technician first ",
+            "Moving from another backup service takes a day and the old copies are imported as they are ",
+        ]
+        .iter()
+        .enumerate()
+        .map(|(i, w)| section(i, w))
+        .collect();
+        let page = format!(
+            "<html><body><nav><a href='/'>Home</a> <a href='/about'>About</a></nav>\
+             <div class='page'><div class='teasers'>{}</div>{sections}</div>\
+             <footer>Contact us</footer></body></html>",
+            teaser.repeat(4)
+        );
+        let text = to_text(&page, "https://backup.example/");
+        for part in [
+            "two data centres",
+            "ninety nightly copies",
+            "health regulator",
+            "imported as they are",
+        ] {
+            assert!(text.contains(part), "{part} missing: {text}");
+        }
+        assert!(!text.contains("Contact us"), "{text}");
+    }
 }
