@@ -1,6 +1,6 @@
 //! The report as one HTML page: inline CSS and SVG, no script, readable offline.
 
-use super::svg::{self, escape, OUTCOME_COLOURS};
+use super::svg::{self, escape, OUTCOME_COLOURS, OUTCOME_NAMES};
 use super::CorpusReport;
 use std::fmt::Write;
 
@@ -97,17 +97,7 @@ fn jobs(out: &mut String, r: &CorpusReport) {
         return;
     }
     out.push_str(r#"<p class="legend">"#);
-    for (i, name) in [
-        "new",
-        "updated",
-        "unchanged",
-        "duplicates",
-        "errors",
-        "skipped",
-    ]
-    .iter()
-    .enumerate()
-    {
+    for (i, name) in OUTCOME_NAMES.iter().enumerate() {
         let _ = write!(
             out,
             r#"<span><i style="background:{}"></i>{name}</span>"#,

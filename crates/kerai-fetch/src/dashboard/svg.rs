@@ -9,6 +9,16 @@ pub const DEPTH_COLOURS: [&str; 8] = [
     "#2b6cb0", "#2f855a", "#b7791f", "#c53030", "#6b46c1", "#2c7a7b", "#97266d", "#4a5568",
 ];
 
+/// Job outcomes, in the order of their colours.
+pub const OUTCOME_NAMES: [&str; 6] = [
+    "new",
+    "updated",
+    "unchanged",
+    "duplicates",
+    "errors",
+    "skipped",
+];
+
 /// Job outcomes' colours: new, updated, unchanged, duplicates, errors, skipped.
 pub const OUTCOME_COLOURS: [&str; 6] = [
     "#2f855a", "#2b6cb0", "#a0aec0", "#805ad5", "#c53030", "#d69e2e",
@@ -147,14 +157,6 @@ pub fn outcomes(counts: [i64; 6]) -> String {
         s.push_str(r##"<rect x="0" y="2" width="220" height="10" fill="#edf2f7"/></svg>"##);
         return s;
     }
-    let names = [
-        "new",
-        "updated",
-        "unchanged",
-        "duplicates",
-        "errors",
-        "skipped",
-    ];
     let mut x = 0.0;
     for (i, n) in counts.iter().enumerate() {
         if *n == 0 {
@@ -164,7 +166,7 @@ pub fn outcomes(counts: [i64; 6]) -> String {
         let _ = write!(
             s,
             r#"<rect x="{x:.1}" y="2" width="{len:.1}" height="10" fill="{}"><title>{} {n}</title></rect>"#,
-            OUTCOME_COLOURS[i], names[i]
+            OUTCOME_COLOURS[i], OUTCOME_NAMES[i]
         );
         x += len;
     }
