@@ -718,9 +718,6 @@ BEGIN
             r := r || jsonb_strip_nulls(jsonb_build_object('source_type', kept_type, 'links', kept_links));
         ELSIF st = 'fetched' THEN
             SELECT v.content_hash INTO prev_hash FROM kerai.page_versions v WHERE v.id = p_current;
-            alias := NULL;
-            alias_why := NULL;
-            declared := NULL;
             -- Its rel=canonical names another page of the target (made, and queued, when not
             -- known yet). An alias only of a page that has text (or is itself an alias), and
             -- never of an alias of this one; until then it is stored, naming the page it
@@ -792,9 +789,6 @@ BEGIN
                 END IF;
                 -- A near-duplicate: another live page's current text shares a band and reaches
                 -- an estimated similarity of 0.9 (kerai_core::site::near_duplicates).
-                sig := NULL;
-                near := NULL;
-                near_sim := NULL;
                 IF jsonb_typeof(r->'signature'->'minhash') = 'array' AND jsonb_typeof(r->'signature'->'bands') = 'array' THEN
                     sig := ARRAY(SELECT x::bigint FROM jsonb_array_elements_text(r->'signature'->'minhash') x);
                     SELECT n.near, n.similarity INTO near, near_sim
@@ -850,9 +844,13 @@ BEGIN
             counts := jsonb_set(counts, '{links}',
                                 to_jsonb((counts->>'links')::integer + kerai._job_add_urls(job, r->'links')));
         END IF;
+        -- What one result set is cleared for the next (a skipped or stale result sets none).
         doc := NULL;
         note := NULL;
         alias := NULL;
+        alias_why := NULL;
+        declared := NULL;
+        sig := NULL;
         near := NULL;
         near_sim := NULL;
     END LOOP;
