@@ -99,12 +99,119 @@ fn open_thread_replies(doc: &Document, own: &mut [Region]) {
     }
 }
 
+/// Items of a list page (posts of a blog index, cards of a catalogue) carry class words
+/// that elsewhere mark furniture (`author-jane`, `tag-energy`, `teaser`): siblings of one
+/// tag and first class word that together hold at least this share of the text a reader
+/// sees are the page's content.
+const REPEATED_SHARE: f64 = 0.4;
+/// ... when there are at least this many of them.
+const REPEATED_MIN: usize = 3;
+
+/// Clears the class-word region of repeated sibling items holding most of the page (see
+/// [`REPEATED_SHARE`]). Regions from tags, roles and hiding stay.
+fn open_repeated_items(doc: &Document, own: &mut [Region], seen: &[u32], seen_total: f64) {
+    use std::collections::HashMap;
+    let first_class = |i: NodeId| {
+        doc.attr(i, "class")
+            .and_then(|c| c.split_whitespace().next())
+    };
+    let mut groups: HashMap<(NodeId, Tag, &str), (usize, u32, bool)> = HashMap::new();
+    for i in 0..doc.nodes.len() as NodeId {
+        let (Some(tag), Some(class)) = (doc.tag(i), first_class(i)) else {
+            continue;
+        };
+        let g = groups.entry((doc.node(i).parent, tag, class)).or_default();
+        g.0 += 1;
+        g.1 += seen[i as usize];
+        g.2 |= soft_region(doc, i, own[i as usize]);
+    }
+    for i in 0..doc.nodes.len() as NodeId {
+        if !soft_region(doc, i, own[i as usize]) {
+            continue;
+        }
+        let (Some(tag), Some(class)) = (doc.tag(i), first_class(i)) else {
+            continue;
+        };
+        if let Some(&(n, text, _)) = groups.get(&(doc.node(i).parent, tag, class)) {
+            if n >= REPEATED_MIN && text as f64 >= REPEATED_SHARE * seen_total {
+                own[i as usize] = Region::None;
+            }
+        }
+    }
+}
+
+/// A region that class words gave an element not marked boilerplate by its tag or role.
+fn soft_region(doc: &Document, id: NodeId, r: Region) -> bool {
+    matches!(r, Region::Furniture | Region::Ad | Region::Share)
+        && !matches!(
+            doc.tag(id),
+            Some(Tag::Aside | Tag::Nav | Tag::Footer | Tag::Header)
+        )
+        && doc.attr(id, "role").is_none()
+}
+
+/// A page whose visible text outside boilerplate is under this (non-whitespace characters)...
+const SHELL_TEXT: u32 = 200;
+/// ... reads its largest hidden element when that holds at least this much.
+const HIDDEN_TEXT: u32 = 500;
+
+/// ... and under this many characters (not a story with its discussion).
+const THREAD_OUTSIDE: u32 = 1200;
+/// Text outside comments under this share of the comments' text makes a page a thread.
+const THREAD_SHARE: f64 = 0.25;
+
+/// Whether the comments of the page (elements marked as comments, inside no boilerplate)
+/// hold more than `1 / THREAD_SHARE` times `outside`, the page's text outside boilerplate,
+/// and the page does not say it is an article (a short story with a long discussion).
+fn is_thread(
+    doc: &Document,
+    own: &[Region],
+    region: &[Region],
+    seen: &[u32],
+    outside: u32,
+) -> bool {
+    let comments: u32 = (0..doc.nodes.len())
+        .filter(|&i| {
+            own[i] == Region::Comments && {
+                let p = doc.nodes[i].parent;
+                p == NONE || !region[p as usize].is_boilerplate()
+            }
+        })
+        .map(|i| seen[i])
+        .sum();
+    comments >= SHELL_TEXT
+        && (outside as f64) < THREAD_SHARE * comments as f64
+        && outside < THREAD_OUTSIDE
+        && !super::structured::structured_of(doc, None).declares_article_in_json_ld()
+}
+
+/// The hidden element (hidden itself, inside no boilerplate) with the most text, if it holds
+/// at least [`HIDDEN_TEXT`].
+fn largest_hidden(
+    doc: &Document,
+    own: &[Region],
+    region: &[Region],
+    raw: &[u32],
+) -> Option<NodeId> {
+    (0..doc.nodes.len())
+        .filter(|&i| {
+            own[i] == Region::Hidden && raw[i] >= HIDDEN_TEXT && {
+                let p = doc.nodes[i].parent;
+                p == NONE || !region[p as usize].is_boilerplate()
+            }
+        })
+        .max_by_key(|&i| raw[i])
+        .map(|i| i as NodeId)
+}
+
 impl Analysis {
     /// Computes the analysis of `doc`.
     pub fn new(doc: &Document) -> Analysis {
         let n = doc.nodes.len();
         let mut own = vec![Region::None; n];
         let mut raw = vec![0u32; n];
+        // Non-whitespace characters a reader sees: `raw` without hidden and non-text subtrees.
+        let mut seen = vec![0u32; n];
         // Whether the subtree holds an element that marks the article (`<article>`, `<main>`,
         // `itemprop=articleBody`, a class like `article-body`).
         let mut marked = vec![false; n];
@@ -120,6 +227,7 @@ impl Analysis {
                     let c = count_text(t);
                     own_text[i] = c;
                     raw[i] = c.0;
+                    seen[i] = c.0;
                 }
                 NodeData::Element(_) => own[i] = region_of(doc, i as NodeId),
                 NodeData::Document => {}
@@ -132,6 +240,9 @@ impl Analysis {
             }
             if node.parent != NONE {
                 raw[node.parent as usize] += raw[i];
+                if !matches!(own[i], Region::Hidden | Region::NonText) {
+                    seen[node.parent as usize] += seen[i];
+                }
                 ptext[node.parent as usize] += ptext[i];
                 if marked[i] {
                     marked[node.parent as usize] = true;
@@ -141,59 +252,94 @@ impl Analysis {
         open_thread_replies(doc, &mut own);
         let body = doc.find(Tag::Body).unwrap_or(Document::ROOT);
         let total = raw[body as usize].max(1) as f64;
+        let seen_total = seen[body as usize].max(1) as f64;
+        open_repeated_items(doc, &mut own, &seen, seen_total);
         let ptotal = ptext[body as usize] as f64;
-        let mut region = vec![Region::None; n];
-        for i in 0..n {
-            let parent = doc.nodes[i].parent;
-            let inherited = if parent == NONE {
-                Region::None
-            } else {
-                region[parent as usize]
-            };
-            let mut r = own[i];
-            let hard = matches!(r, Region::NonText);
-            let holds_article = raw[i] as f64 >= GUARD_SHARE * total
-                || (ptotal >= 200.0 && ptext[i] as f64 >= GUARD_P_SHARE * ptotal)
-                || (marked[i]
-                    && matches!(
-                        r,
-                        Region::Sidebar | Region::Navigation | Region::Ad | Region::Share
-                    )
-                    && doc
-                        .tag(i as NodeId)
-                        .is_some_and(|t| !matches!(t, Tag::Aside | Tag::Nav)));
-            if r != Region::None && !hard && holds_article {
-                r = Region::None;
-                own[i] = Region::None;
+        // A page that shows no text outside its boilerplate may keep it in an element that
+        // scripts reveal (`display:none` until loaded): then its largest hidden element is
+        // read, once.
+        let mut revealed = false;
+        // A page whose comments hold several times the text of everything else, and that does
+        // not say it is an article, is a thread: its posts are marked as comments
+        // (`itemprop=comment`) and are the content.
+        let mut thread = false;
+        let (region, text, link, commas) = loop {
+            let mut region = vec![Region::None; n];
+            for i in 0..n {
+                let parent = doc.nodes[i].parent;
+                let inherited = if parent == NONE {
+                    Region::None
+                } else {
+                    region[parent as usize]
+                };
+                let mut r = own[i];
+                let hard = matches!(r, Region::NonText);
+                // Shares of the page are of the text a reader sees; a hidden element's, of all.
+                let share = if r == Region::Hidden {
+                    raw[i] as f64 / total
+                } else {
+                    seen[i] as f64 / seen_total
+                };
+                let holds_article = share >= GUARD_SHARE
+                    || (r != Region::Hidden
+                        && ptotal >= 200.0
+                        && ptext[i] as f64 >= GUARD_P_SHARE * ptotal)
+                    || (marked[i]
+                        && matches!(
+                            r,
+                            Region::Sidebar | Region::Navigation | Region::Ad | Region::Share
+                        )
+                        && doc
+                            .tag(i as NodeId)
+                            .is_some_and(|t| !matches!(t, Tag::Aside | Tag::Nav)));
+                if r != Region::None && !hard && holds_article {
+                    r = Region::None;
+                    own[i] = Region::None;
+                }
+                region[i] = if inherited != Region::None {
+                    inherited
+                } else {
+                    r
+                };
             }
-            region[i] = if inherited != Region::None {
-                inherited
-            } else {
-                r
-            };
-        }
-        let mut text = vec![0u32; n];
-        let mut link = vec![0u32; n];
-        let mut commas = vec![0u32; n];
-        for i in (0..n).rev() {
-            let node = &doc.nodes[i];
-            if region[i].is_boilerplate() {
+            let mut text = vec![0u32; n];
+            let mut link = vec![0u32; n];
+            let mut commas = vec![0u32; n];
+            for i in (0..n).rev() {
+                let node = &doc.nodes[i];
+                if region[i].is_boilerplate() {
+                    continue;
+                }
+                if let NodeData::Text(_) = node.data {
+                    text[i] = own_text[i].0;
+                    commas[i] = own_text[i].1;
+                }
+                if doc.tag(i as NodeId) == Some(Tag::A) {
+                    link[i] = text[i];
+                }
+                let p = node.parent;
+                if p != NONE {
+                    text[p as usize] += text[i];
+                    link[p as usize] += link[i];
+                    commas[p as usize] += commas[i];
+                }
+            }
+            if !revealed && text[body as usize] < SHELL_TEXT {
+                if let Some(h) = largest_hidden(doc, &own, &region, &raw) {
+                    own[h as usize] = Region::None;
+                    revealed = true;
+                    continue;
+                }
+            }
+            if !thread && is_thread(doc, &own, &region, &seen, text[body as usize]) {
+                for r in own.iter_mut().filter(|r| **r == Region::Comments) {
+                    *r = Region::None;
+                }
+                thread = true;
                 continue;
             }
-            if let NodeData::Text(_) = node.data {
-                text[i] = own_text[i].0;
-                commas[i] = own_text[i].1;
-            }
-            if doc.tag(i as NodeId) == Some(Tag::A) {
-                link[i] = text[i];
-            }
-            let p = node.parent;
-            if p != NONE {
-                text[p as usize] += text[i];
-                link[p as usize] += link[i];
-                commas[p as usize] += commas[i];
-            }
-        }
+            break (region, text, link, commas);
+        };
         Analysis {
             own,
             region,
@@ -243,6 +389,32 @@ mod tests {
         assert!(text.contains("screen brightness"), "{text}");
     }
 
+    /// Forum software that marks every post of a thread as a comment, the first one too.
+    #[test]
+    fn a_thread_of_posts_all_marked_as_comments_is_content() {
+        let posts: String = [
+            ("ann", "Is it possible to show a route saved on the website in the phone app? I have many routes saved on my laptop and would like them on my phone while walking."),
+            ("bob", "Not yet: routes saved on the website stay there for now, but you can export one as a file and open that file in the app from your phone's downloads."),
+            ("cy", "Thanks, exporting the file worked, and the app keeps it offline too, which is exactly what I needed on the hills without any signal."),
+        ]
+        .iter()
+        .map(|(who, text)| {
+            format!("<li itemprop='comment'><span>{who}</span><div class='content'><p>{text}</p></div></li>")
+        })
+        .collect();
+        let page = format!(
+            "<html><body><nav><a href='/'>Forum</a></nav><h1>Routes in the app</h1><ul class='posts'>{posts}</ul></body></html>"
+        );
+        let text = to_text(&page, "https://forum.example/topic/1");
+        for part in [
+            "saved on my laptop",
+            "export one as a file",
+            "without any signal",
+        ] {
+            assert!(text.contains(part), "{part} missing: {text}");
+        }
+    }
+
     #[test]
     fn comments_under_an_article_stay_out() {
         let body = "The council approved the new cycling lanes on Tuesday, after two years of consultation with residents and shop owners along the route. ".repeat(4);
@@ -256,5 +428,66 @@ mod tests {
         assert!(text.contains("cycling lanes"), "{text}");
         assert!(!text.contains("about time"), "{text}");
         assert!(!text.contains("ruin business"), "{text}");
+    }
+}
+
+#[cfg(test)]
+mod list_tests {
+    use crate::convert::html::to_text;
+
+    /// A blog index: each post carries CMS classes (`author-...`, `tag-...`) that elsewhere
+    /// mark bylines and tag lists.
+    #[test]
+    fn posts_of_a_blog_index_are_content() {
+        let posts: String = [
+            ("Moving a clinic's records to new servers", "Last month we moved eleven years of patient records to new servers without a minute of downtime, and this is how we planned it."),
+            ("What a nightly backup really costs", "Storage is cheap, but the time to restore is not: we worked out what a nightly copy costs a small practice over five years."),
+            ("Five questions to ask a backup provider", "Before you sign, ask where the copies live, how often restores are tested, and who answers the phone at night."),
+            ("Why we test restores every week", "A backup that was never restored is a hope, not a plan, so every Friday we restore one client's server from scratch."),
+        ]
+        .iter()
+        .map(|(h, p)| format!("<article class='entry author-jane tag-backups'><h2>{h}</h2><p>{p}</p></article>"))
+        .collect();
+        let page = format!(
+            "<html><body><nav><a href='/'>Home</a></nav><div id='posts'>{posts}</div>\
+             <footer>Copyright</footer></body></html>"
+        );
+        let text = to_text(&page, "https://backup.example/blog");
+        for part in [
+            "eleven years",
+            "five years",
+            "answers the phone",
+            "every Friday",
+        ] {
+            assert!(text.contains(part), "{part} missing: {text}");
+        }
+    }
+
+    /// Text held in hidden elements (streamed page parts, templates) does not count when
+    /// deciding whether a region holds most of what a reader sees.
+    #[test]
+    fn hidden_text_does_not_outweigh_what_is_shown() {
+        let shown = "Every night each device in the clinic is backed up to two data centres in the country, and a single file comes back in minutes. ";
+        let hidden = "<div hidden>".to_string() + &"streamed data ".repeat(25) + "</div>";
+        let page = format!(
+            "<html><body><div class='page-header'><h1>Backups for clinics</h1><p>{shown}</p><p>{shown}</p></div>{hidden}</body></html>"
+        );
+        let text = to_text(&page, "https://backup.example/");
+        assert!(text.contains("two data centres"), "{text}");
+        assert!(!text.contains("streamed data"), "{text}");
+    }
+
+    /// A product page whose details wait hidden for a script to show them.
+    #[test]
+    fn a_page_showing_nothing_reads_its_hidden_content() {
+        let details = "This standing desk lifts from sixty to one hundred and twenty centimetres in twelve seconds, carries one hundred and fifty kilograms, and remembers four heights. ".repeat(4);
+        let page = format!(
+            "<html><body><header><a href='/'>Shop</a> <a href='/desks'>Desks</a></header>\
+             <div class='product' style='display: none'><h2>Standing desk</h2><p>{details}</p></div>\
+             <footer>Terms</footer></body></html>"
+        );
+        let text = to_text(&page, "https://shop.example/desk");
+        assert!(text.contains("remembers four heights"), "{text}");
+        assert!(!text.contains("Terms"), "{text}");
     }
 }

@@ -194,6 +194,10 @@ pub fn main_roots(doc: &Document, an: &Analysis) -> Vec<NodeId> {
         last = ps;
         p = doc.node(p).parent;
     }
+    // Inside one item of a list page (a post of a thread, a card of a catalogue): the list.
+    if let Some(list) = list_around(doc, an, best) {
+        best = list;
+    }
     // Go up while the candidate is the only element child of its parent.
     let mut top = best;
     loop {
@@ -280,6 +284,52 @@ pub fn main_roots(doc: &Document, an: &Analysis) -> Vec<NodeId> {
     }
     roots.sort_unstable();
     roots
+}
+
+/// Items of one list: siblings of one tag and first class word, at least this many...
+const LIST_ITEMS: usize = 3;
+/// ... each with this much text (non-whitespace characters, boilerplate left out)...
+const LIST_ITEM_CHARS: u32 = 20;
+/// ... together holding this share of the page's text...
+const LIST_SHARE: f64 = 0.4;
+/// ... with none holding more than this share of theirs (a list, not a layout of one big
+/// column beside small ones).
+const LIST_ITEM_MAX: f64 = 0.6;
+
+/// The element holding the list that `best` lies in, when it lies in an item of a list that
+/// holds much of the page (see [`LIST_SHARE`]); the closest such list.
+fn list_around(doc: &Document, an: &Analysis, best: NodeId) -> Option<NodeId> {
+    let page = an.text[an.body as usize] as f64;
+    let class = |i: NodeId| {
+        doc.attr(i, "class")
+            .and_then(|c| c.split_whitespace().next())
+    };
+    let mut item = best;
+    loop {
+        let parent = doc.node(item).parent;
+        if parent == NONE || doc.tag(parent).is_none() || item == an.body {
+            return None;
+        }
+        let (tag, key) = (doc.tag(item), class(item));
+        let (mut n, mut sum, mut max) = (0usize, 0u32, 0u32);
+        for sib in doc.children(parent) {
+            if doc.tag(sib) == tag && class(sib) == key {
+                let t = an.text[sib as usize];
+                if t >= LIST_ITEM_CHARS {
+                    n += 1;
+                }
+                sum += t;
+                max = max.max(t);
+            }
+        }
+        if n >= LIST_ITEMS
+            && sum as f64 >= LIST_SHARE * page
+            && (max as f64) <= LIST_ITEM_MAX * sum as f64
+        {
+            return Some(parent);
+        }
+        item = parent;
+    }
 }
 
 /// Levels above the top candidate searched for twins.

@@ -77,7 +77,8 @@ pub(crate) fn segment(
     crate::interrupt::check();
     let resolver = Resolver::new(doc, url);
     let title = title_of(doc, &an);
-    let run = |roots: &[u32]| {
+    // `list`: whether the page is a list page, or None to judge it from these roots.
+    let run = |roots: &[u32], list: Option<bool>| {
         crate::interrupt::check();
         let mut seg = Segmenter::new(doc, &an, roots, &resolver);
         seg.main_only = main_only;
@@ -86,10 +87,27 @@ pub(crate) fn segment(
         }
         seg.run(Document::ROOT);
         let mut blocks = seg.blocks;
-        super::filter::filter_main(&mut blocks, title.as_deref());
-        blocks
+        let (text, link) = roots.iter().fold((0, 0), |(t, l), &r| {
+            (t + an.text[r as usize], l + an.link[r as usize])
+        });
+        let cards = blocks
+            .iter()
+            .filter(|b| {
+                b.main
+                    && b.link_chars * 10 >= b.chars * 7
+                    && b.text.split_whitespace().count() >= super::filter::CARD_WORDS
+            })
+            .count();
+        let list_page = list.unwrap_or_else(|| {
+            text > 0
+                && link as f64 >= LIST_PAGE_LINKS * text as f64
+                && cards >= LIST_PAGE_CARDS
+                && !super::structured::structured_of(doc, None).declares_article()
+        });
+        super::filter::filter_main(&mut blocks, title.as_deref(), list_page);
+        (blocks, list_page)
     };
-    let mut blocks = run(&roots);
+    let (mut blocks, list_page) = run(&roots, None);
     // Fallback: the chosen container kept almost nothing of a page that has text, or a small
     // part of it (a page of several sibling blocks, as service and product pages are, rather
     // than one article); take the whole body (boilerplate regions and block filters still
@@ -98,7 +116,10 @@ pub(crate) fn segment(
     let body_text = an.text[an.body as usize];
     let small = kept < FALLBACK_MIN_CHARS || (kept as f64) < FALLBACK_SHARE * body_text as f64;
     if small && body_text >= FALLBACK_BODY_CHARS && roots != [an.body] {
-        let wide = run(&[an.body]);
+        // Whether it is a list page was judged on the chosen container, unless that kept
+        // almost nothing.
+        let list = (kept >= FALLBACK_MIN_CHARS || list_page).then_some(list_page);
+        let (wide, _) = run(&[an.body], list);
         let wide_kept: u32 = wide.iter().filter(|b| b.main).map(|b| b.chars).sum();
         if wide_kept > kept * 2 {
             blocks = wide;
@@ -107,12 +128,19 @@ pub(crate) fn segment(
     (blocks, title, resolver)
 }
 
+/// Main content with at least this share of link text is a list page (cards pointing to its
+/// items) unless the page declares itself an article, see [`super::filter::filter_main`].
+const LIST_PAGE_LINKS: f64 = 0.5;
+
+/// ... and at least this many cards.
+const LIST_PAGE_CARDS: usize = 5;
+
 /// Main content shorter than this (non-whitespace characters) triggers the fallback...
 const FALLBACK_MIN_CHARS: u32 = 150;
 /// ... as does main content under this share of the body's text (boilerplate left out)...
 const FALLBACK_SHARE: f64 = 0.2;
 /// ... when the page body (boilerplate left out) has at least this much text.
-const FALLBACK_BODY_CHARS: u32 = 1000;
+const FALLBACK_BODY_CHARS: u32 = 300;
 
 /// Joins main blocks: items of one list one per line, other blocks separated by a blank line.
 fn join(blocks: &[Block], field: impl Fn(&Block) -> &str) -> String {
@@ -215,5 +243,63 @@ mod tests {
             assert!(text.contains(part), "{part} missing: {text}");
         }
         assert!(!text.contains("Contact us"), "{text}");
+    }
+}
+
+#[cfg(test)]
+mod list_page_tests {
+    use super::to_text;
+
+    const HEADLINES: [&str; 6] = [
+        "Storm closes the coastal road for a second night",
+        "Council approves the new bridge over the river",
+        "Local bakery wins the national bread prize again",
+        "Schools reopen after the long summer repairs finish",
+        "Hospital opens a new ward for older patients",
+        "Harbour festival returns with boats from six countries",
+    ];
+
+    /// Cards each wrapped whole in a link: headline and summary.
+    fn cards() -> String {
+        HEADLINES
+            .iter()
+            .enumerate()
+            .map(|(i, h)| {
+                format!(
+                    "<div class='card'><a href='/story/{i}'><h3>{h}</h3>\
+                     <p>Read how the town reacted and what happens next week.</p></a></div>"
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_cards_of_a_list_page_are_its_content() {
+        let page = format!(
+            "<html><head><meta property='og:type' content='website'></head><body>\
+             <nav><a href='/'>Home</a> <a href='/news'>News</a></nav>\
+             <main><h1>Latest news</h1><div class='grid'>{}</div></main>\
+             <footer>About us</footer></body></html>",
+            cards()
+        );
+        let text = to_text(&page, "https://news.example/");
+        for h in HEADLINES {
+            assert!(text.contains(h), "{h} missing: {text}");
+        }
+        assert!(!text.contains("About us"), "{text}");
+    }
+
+    #[test]
+    fn cards_under_an_article_are_not() {
+        let body = "The coastal road stayed shut on Tuesday night as waves broke over the sea wall, and the council said it would reopen once engineers had checked the surface. ";
+        let page = format!(
+            "<html><head><meta property='og:type' content='article'></head><body>\
+             <main><h1>Storm closes the coastal road</h1><p>{body}</p><div class='grid'>{}</div>\
+             </main></body></html>",
+            cards()
+        );
+        let text = to_text(&page, "https://news.example/storm");
+        assert!(text.contains("sea wall"), "{text}");
+        assert!(!text.contains("bread prize"), "{text}");
     }
 }

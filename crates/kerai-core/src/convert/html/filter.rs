@@ -215,8 +215,14 @@ fn is_byline(text: &str, norm: &str) -> bool {
     words <= 5 || has_year
 }
 
-/// Unmarks main blocks that are not content.
-pub fn filter_main(blocks: &mut [Block], title: Option<&str>) {
+/// Words a link block needs to be a card of a list page (a headline, a teaser) rather than
+/// a menu item.
+pub(crate) const CARD_WORDS: usize = 4;
+
+/// Unmarks main blocks that are not content. On a list page (`list_page`: the main content
+/// is mostly link text, cards pointing to the items), link blocks of a few words or more
+/// are the cards and stay; elsewhere they are teasers of other pages and go.
+pub fn filter_main(blocks: &mut [Block], title: Option<&str>, list_page: bool) {
     let title_norm = title.map(normalized);
     // Repeats close together (a caption shown for the thumbnail and the enlarged image);
     // repeats far apart can be real (the same menu item in several plans).
@@ -230,7 +236,9 @@ pub fn filter_main(blocks: &mut [Block], title: Option<&str>) {
             if furniture_level.is_some_and(|l| level <= l) {
                 furniture_level = None;
             }
-            if FURNITURE_HEADINGS.contains(&norm.as_str()) {
+            // The page's own title never opens furniture ("Latest news" on a news index).
+            let is_title = title_norm.as_deref() == Some(norm.as_str());
+            if FURNITURE_HEADINGS.contains(&norm.as_str()) && !is_title {
                 furniture_level = Some(level);
             }
         }
@@ -258,14 +266,17 @@ pub fn filter_main(blocks: &mut [Block], title: Option<&str>) {
         } else {
             b.link_chars as f64 / b.chars as f64
         };
+        let card = list_page && b.text.split_whitespace().count() >= CARD_WORDS;
         // A heading that is all link is a teaser title pointing elsewhere.
-        let teaser_heading =
-            b.kind == BlockKind::Heading && b.chars > 0 && b.link_chars * 10 >= b.chars * 9;
+        let teaser_heading = b.kind == BlockKind::Heading
+            && b.chars > 0
+            && b.link_chars * 10 >= b.chars * 9
+            && !card;
         let drop = norm.is_empty()
             || is_gallery_counter(&norm)
             || (b.kind != BlockKind::Heading && is_byline(&b.text, &norm))
             || teaser_heading
-            || (b.kind != BlockKind::Heading && ld > 0.7 && b.chars < 300)
+            || (b.kind != BlockKind::Heading && ld > 0.7 && b.chars < 300 && !card)
             || (b.kind == BlockKind::Heading
                 && b.depth == 1
                 && title_norm.as_deref() == Some(norm.as_str()))

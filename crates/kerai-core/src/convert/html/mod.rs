@@ -14,7 +14,7 @@ pub mod language;
 pub mod links;
 pub mod minhash;
 pub mod score;
-mod shell;
+pub mod shell;
 pub mod source_records;
 pub mod structured;
 pub mod table;

@@ -10,7 +10,7 @@ const SHELL_CHARS: usize = 200;
 const OPENED_CHARS: usize = 500;
 
 /// The parsed page; a shell is parsed again with its `<noscript>` elements opened.
-pub(crate) fn parse_page(html: &str) -> Document {
+pub fn parse_page(html: &str) -> Document {
     let doc = parse(html);
     if !has_noscript(html) {
         return doc;

@@ -149,6 +149,52 @@ pub fn structured_of(doc: &Document, resolver: Option<&Resolver>) -> Structured 
     s
 }
 
+impl Structured {
+    /// Whether the page says it is one article (`og:type` `article`, or a JSON-LD item of an
+    /// article type) and not a collection (`CollectionPage`, `ItemList`, search results) or a
+    /// discussion (`DiscussionForumPosting`, `QAPage`).
+    pub fn declares_article(&self) -> bool {
+        let og = self
+            .open_graph
+            .get("type")
+            .is_some_and(|t| t.eq_ignore_ascii_case("article"));
+        (og && self.page_kind_open()) || self.declares_article_in_json_ld()
+    }
+
+    /// Whether nothing in the JSON-LD says the page is a collection or a discussion.
+    fn page_kind_open(&self) -> bool {
+        !self.types().any(|t| {
+            matches!(
+                t,
+                "CollectionPage"
+                    | "ItemList"
+                    | "SearchResultsPage"
+                    | "ProfilePage"
+                    | "DiscussionForumPosting"
+                    | "QAPage"
+                    | "Question"
+            )
+        })
+    }
+
+    /// The `@type`s of the page's JSON-LD items.
+    fn types(&self) -> impl Iterator<Item = &str> {
+        self.json_ld.iter().flat_map(|v| match v.get("@type") {
+            Some(Value::String(t)) => vec![t.as_str()],
+            Some(Value::Array(ts)) => ts.iter().filter_map(Value::as_str).collect(),
+            _ => Vec::new(),
+        })
+    }
+
+    /// Whether the page's JSON-LD (not only `og:type`, which forum software sets on threads
+    /// too) says it is one article, and nothing says it is a collection or a discussion.
+    pub fn declares_article_in_json_ld(&self) -> bool {
+        self.types()
+            .any(|t| t.ends_with("Article") || t == "BlogPosting")
+            && self.page_kind_open()
+    }
+}
+
 /// Items of a JSON-LD value: arrays and `@graph` lists are opened.
 fn flatten(v: Value, out: &mut Vec<Value>) {
     match v {
