@@ -2,7 +2,11 @@
 //! scores it with the benchmark's metric: word-level F1 per page (lower-cased `\w+` tokens as
 //! multisets), averaged over pages, per page type.
 //!
-//! `cargo run --release -p kerai-core --example wcxb -- [--out FILE] [--worst N] [--type T] [--page ID]`
+//! `cargo run --release -p kerai-core --example wcxb -- [--out FILE] [--worst N] [--type T] [--page ID] [--structure]`
+//!
+//! `--structure` also runs `html::to_markdown` and counts how many of the headings and list
+//! items of the ground truth's `main_content_markdown` come out as headings and list items
+//! (and how many come out at all, as any text).
 //!
 //! The pages whose id is a multiple of 5 are held out: rules are never tuned on them (their
 //! worst pages are never listed, `--page` refuses them), and their score is printed apart, so
@@ -64,6 +68,86 @@ fn word_f1(pred: &str, truth: &str) -> (f64, f64, f64) {
     (pr, rc, f)
 }
 
+/// Lower-cased `\w+` words of a markdown line, link destinations and markup left out.
+fn words(line: &str) -> String {
+    let mut plain = String::new();
+    let mut rest = line;
+    while let Some(i) = rest.find("](") {
+        plain.push_str(&rest[..i]);
+        rest = rest[i + 2..]
+            .find(')')
+            .map_or("", |j| &rest[i + 2 + j + 1..]);
+    }
+    plain.push_str(rest);
+    plain
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The headings and the list items of a markdown text, as [`words`].
+fn structure(md: &str) -> (Vec<String>, Vec<String>) {
+    let (mut heads, mut items) = (Vec::new(), Vec::new());
+    for line in md.lines() {
+        let t = line.trim_start();
+        let hashes = t.chars().take_while(|&c| c == '#').count();
+        if (1..=6).contains(&hashes) && t[hashes..].starts_with(' ') {
+            heads.push(words(&t[hashes..]));
+            continue;
+        }
+        let digits = t.chars().take_while(char::is_ascii_digit).count();
+        let marker = if t.starts_with("- ") || t.starts_with("* ") || t.starts_with("+ ") {
+            2
+        } else if digits > 0 && (t[digits..].starts_with(". ") || t[digits..].starts_with(") ")) {
+            digits + 2
+        } else {
+            0
+        };
+        if marker > 0 {
+            items.push(words(&t[marker..]));
+        }
+    }
+    heads.retain(|h| !h.is_empty());
+    items.retain(|i| !i.is_empty());
+    (heads, items)
+}
+
+/// Counts of truth headings or list items: (all, kept as such, kept as any text).
+#[derive(Default, Clone, Copy)]
+struct Kept(usize, usize, usize);
+
+impl Kept {
+    fn add(&mut self, truth: &[String], ours: &[String], text: &str) {
+        let mut left: HashMap<&str, usize> = HashMap::new();
+        for o in ours {
+            *left.entry(o.as_str()).or_insert(0) += 1;
+        }
+        for t in truth {
+            self.0 += 1;
+            match left.get_mut(t.as_str()) {
+                Some(n) if *n > 0 => {
+                    *n -= 1;
+                    self.1 += 1;
+                    self.2 += 1;
+                }
+                _ if text.contains(t.as_str()) => self.2 += 1,
+                _ => {}
+            }
+        }
+    }
+    fn show(&self) -> String {
+        let pct = |n: usize| 100.0 * n as f64 / self.0.max(1) as f64;
+        format!(
+            "{:>5} {:>6.1} % {:>6.1} %",
+            self.0,
+            pct(self.1),
+            pct(self.2)
+        )
+    }
+}
+
 fn held_out(id: &str) -> bool {
     id.parse::<u32>().is_ok_and(|n| n % 5 == 0)
 }
@@ -110,6 +194,8 @@ fn main() {
     let worst: usize = opt("--worst").and_then(|s| s.parse().ok()).unwrap_or(0);
     let only_type = opt("--type");
     let page = opt("--page");
+    let with_structure = args.iter().any(|a| a == "--structure");
+    let mut kept: BTreeMap<String, (Kept, Kept)> = BTreeMap::new();
     if page.as_deref().is_some_and(held_out) {
         eprintln!(
             "page {} is held out: rules are not tuned on it",
@@ -171,6 +257,20 @@ fn main() {
         if !hold {
             rows.push((score.2, score.0, score.1, id.clone(), ty.to_string()));
         }
+        if with_structure {
+            let md = html::to_markdown(&s, url).markdown;
+            let truth_md = gt["ground_truth"]["main_content_markdown"]
+                .as_str()
+                .unwrap_or("");
+            let (th, ti) = structure(truth_md);
+            let (oh, oi) = structure(&md);
+            let text = md.lines().map(words).collect::<Vec<_>>().join(" ");
+            for key in [ty, "all"] {
+                let k = kept.entry(key.to_string()).or_default();
+                k.0.add(&th, &oh, &text);
+                k.1.add(&ti, &oi, &text);
+            }
+        }
         results.insert(id.clone(), pred);
     }
     println!("WCXB dev, word F1 (P, R, pages); time {elapsed:.2} s, one core");
@@ -181,6 +281,18 @@ fn main() {
     for ty in std::iter::once("all").chain(TYPES) {
         let get = |h: bool| sums.get(&(h, ty.to_string())).copied().unwrap_or_default();
         println!("{:<14} {:<34} {}", ty, get(false).show(), get(true).show());
+    }
+    if with_structure {
+        println!("\nstructure of main_content_markdown kept by html::to_markdown (all pages):");
+        println!(
+            "{:<14} {:>5} {:>8} {:>8}   {:>5} {:>8} {:>8}",
+            "type", "heads", "as head", "as text", "items", "as item", "as text"
+        );
+        for ty in std::iter::once("all").chain(TYPES) {
+            if let Some((h, i)) = kept.get(ty) {
+                println!("{:<14} {}   {}", ty, h.show(), i.show());
+            }
+        }
     }
     if worst > 0 {
         rows.sort_by(|a, b| a.0.total_cmp(&b.0));
