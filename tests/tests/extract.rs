@@ -110,3 +110,35 @@ fn out_dir_and_partial_failures() {
     assert!(err.contains("missing.docx"), "{err}");
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// A page without text of its own (a frameset) gives an empty result, exit 0, and a warning
+/// on stderr that says where its text is.
+#[test]
+fn a_frameset_page_warns_where_its_text_is() {
+    let dir = std::env::temp_dir().join(format!("kerai-extract-frameset-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let page = dir.join("manual.html");
+    std::fs::write(
+        &page,
+        "<html><head><title>Manual</title></head><frameset cols='20%,80%'>\
+         <frame src='toc.html'><frame src='intro.html'></frameset></html>",
+    )
+    .unwrap();
+    let (code, json, err) = extract(&[
+        "--format",
+        "json",
+        "--base-url",
+        "https://docs.example/manual/",
+        &page.display().to_string(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("kerai: warning:") && err.contains("frameset"),
+        "{err}"
+    );
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["text"], "");
+    let w = v["warnings"][0].as_str().unwrap();
+    assert!(w.contains("https://docs.example/manual/intro.html"), "{w}");
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -66,3 +66,46 @@ fn garbage_never_panics() {
         }
     }
 }
+
+/// A page over 16 MiB gives the text before the cut, and a warning that says it was cut.
+#[test]
+fn a_page_over_16_mib_keeps_its_start_and_says_it_was_cut() {
+    let para =
+        "<p>Some words of a paragraph that repeats, to make the page very large indeed.</p>\n";
+    let html = "<html><head><title>Big</title></head><body><article><h1>Big page</h1><p>The first paragraph is here, before all the others.</p>".to_string()
+        + &para.repeat(20 * 1024 * 1024 / para.len());
+    assert!(html.len() > 16 * 1024 * 1024);
+    let c = kerai_core::convert::convert(
+        html.as_bytes(),
+        "https://example.org/big.html",
+        Some("text/html"),
+        &kerai_core::convert::Limits::default(),
+    )
+    .unwrap();
+    assert!(c.markdown.contains("The first paragraph is here"));
+    assert!(c.html.as_ref().unwrap().truncated);
+    assert!(
+        c.warnings.iter().any(|w| w.contains("the rest was cut")),
+        "{:?}",
+        c.warnings
+    );
+}
+
+/// A page that is one giant table (a data dump, an old layout): its cells are the text.
+#[test]
+fn a_page_that_is_one_giant_table_keeps_its_rows() {
+    let rows: String = (0..20_000)
+        .map(|i| {
+            format!(
+                "<tr><td>Station {i}</td><td>reading {}</td><td>ok, checked, logged</td></tr>",
+                i * 7
+            )
+        })
+        .collect();
+    let html = format!("<html><body><table>{rows}</table></body></html>");
+    let ex = html::to_markdown(&html, "https://example.org/readings");
+    assert!(!ex.truncated);
+    assert!(ex.text.contains("Station 0"), "first row missing");
+    assert!(ex.text.contains("Station 19999"), "last row missing");
+    assert!(ex.warnings.is_empty(), "{:?}", ex.warnings);
+}

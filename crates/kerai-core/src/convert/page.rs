@@ -16,6 +16,7 @@ pub(crate) fn convert(bytes: &[u8], base_url: &str, content_type: Option<&str>) 
     if ex.truncated {
         warnings.push("page larger than the HTML parser's limits: the rest was cut".to_string());
     }
+    warnings.extend(ex.warnings.iter().cloned());
     Converted {
         markdown: ex.markdown,
         source_type: SourceType::Html,

@@ -16,6 +16,14 @@ pub fn run(args: ExtractArgs) -> Result<Code, Failure> {
     for file in &args.files {
         match extract_file(file, args.base_url.as_deref()) {
             Ok(doc) => {
+                // What was skipped or guessed, and why a page gave no text: said, not fatal.
+                for w in doc["warnings"].as_array().into_iter().flatten() {
+                    eprintln!(
+                        "kerai: warning: {}: {}",
+                        file.display(),
+                        w.as_str().unwrap_or_default()
+                    );
+                }
                 let (ext, body) = match args.format {
                     ExtractFormat::Markdown => {
                         ("md", doc["markdown"].as_str().unwrap_or("").to_string())
@@ -71,6 +79,7 @@ pub fn extract_file(path: &Path, base_url: Option<&str>) -> Result<Value, Resour
             "file": name, "source_type": c.source_type.as_str(), "title": m.title, "language": m.language, "charset": page.charset,
             "markdown": c.markdown, "text": page.text, "tokens": tokens,
             "blocks": page.blocks, "links": page.links, "structured": page.structured,
+            "warnings": c.warnings,
         }));
     }
     Ok(json!({

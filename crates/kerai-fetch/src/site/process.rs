@@ -82,6 +82,9 @@ pub fn process(
         if page.truncated {
             metadata.insert("truncated".into(), json!(true));
         }
+        if !warnings.is_empty() {
+            metadata.insert("warnings".into(), json!(warnings));
+        }
         let text = page.decoded;
         return Ok(Processed {
             source_type: source_type.as_str(),
@@ -195,6 +198,26 @@ mod tests {
         .unwrap();
         assert_eq!(p.metadata["canonical"], "http://h.test/guide.html");
         assert!(p.signature.is_none(), "too short to judge");
+    }
+
+    #[test]
+    fn a_frameset_page_says_where_its_text_is() {
+        let page = b"<html><head><title>Manual</title></head><frameset cols='20%,80%'><frame src='toc.html'><frame src='intro.html'></frameset></html>";
+        let p = process(
+            page,
+            Some("text/html"),
+            "http://h.test/manual/",
+            &|_| true,
+            &Limits::default(),
+        )
+        .unwrap();
+        let w = p.metadata["warnings"][0].as_str().unwrap();
+        assert!(w.contains("frameset"), "{w}");
+        assert!(w.contains("http://h.test/manual/intro.html"), "{w}");
+        assert!(p
+            .links
+            .iter()
+            .any(|l| l.url == "http://h.test/manual/toc.html"));
     }
 
     #[test]

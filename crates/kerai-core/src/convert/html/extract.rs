@@ -26,6 +26,10 @@ pub struct Extracted {
     pub language: Option<String>,
     /// True when the page was larger than the parser's limits and was cut.
     pub truncated: bool,
+    /// Why there is no main content, when there is none (a frameset, an `<iframe>`-only
+    /// page, a page built by scripts ...), saying what to fetch or do instead.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
 }
 
 fn collapse(s: &str) -> String {
@@ -182,14 +186,21 @@ pub fn to_markdown(html: &str, url: &str) -> Extracted {
     crate::interrupt::check();
     let language = super::language::page_language(&doc, &text);
     crate::interrupt::check();
+    let links = links_of(&doc, url);
+    let warnings = if text.trim().is_empty() {
+        vec![super::empty::why_empty(&doc, &links)]
+    } else {
+        Vec::new()
+    };
     Extracted {
         title,
         markdown,
         text,
-        links: links_of(&doc, url),
+        links,
         blocks,
         language,
         truncated: doc.truncated,
+        warnings,
     }
 }
 

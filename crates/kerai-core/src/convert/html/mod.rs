@@ -7,6 +7,7 @@ pub mod blocks;
 pub mod classify;
 pub mod content;
 pub mod dom;
+mod empty;
 pub mod extract;
 pub mod filter;
 pub mod inline;
