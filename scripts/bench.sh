@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # `make bench`: the speed figures, each against a baseline measured in the same run.
-#   KERAI_BENCH_ONLY="core graph markdown crawl search" picks sections;
+#   KERAI_BENCH_ONLY="core peers graph markdown crawl search" picks sections;
 #   KERAI_BENCH_SCALE=0.1 shrinks the generated corpora (for a quick look).
 set -uo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$KERAI_ROOT"
 
-only="${KERAI_BENCH_ONLY:-core graph markdown crawl search}"
+only="${KERAI_BENCH_ONLY:-core peers graph markdown crawl search}"
 scale="${KERAI_BENCH_SCALE:-1}"
 port="${KERAI_BENCH_PGPORT:-28817}"
 wants() { [[ " $only " == *" $1 "* ]]; }
@@ -17,6 +17,11 @@ if wants core; then
   for b in html_extract citations crawl convert embed; do
     cargo bench -q -p kerai-core --bench "$b" 2>/dev/null | grep -v '^$' | sed "s/^/    [$b] /"
   done
+fi
+
+if wants peers; then
+  say "── HTML extraction beside trafilatura and rs-trafilatura, same run (AEB, Readability pages, WCXB dev)"
+  scripts/bench/peers.sh 2>&1 | sed 's/^/    /'
 fi
 
 if wants graph || wants markdown || wants crawl || wants search; then

@@ -1,0 +1,133 @@
+#!/usr/bin/env python3
+"""Extraction peers in the same run (`make bench`, section `peers`): kerai, trafilatura (the
+Python package) and rs-trafilatura (the Rust crate) on AEB, the Readability pages and WCXB dev,
+each scored by the set's own scorer, with the extraction time on one core (reading and
+decompressing the pages left out) and kerai's speed as a ratio to each peer's.
+
+    peers.py SHARED WORKDIR KERAI_ROOT PEERS_BIN
+"""
+import glob
+import gzip
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+
+shared, work, root, peers_bin = sys.argv[1:5]
+os.makedirs(work, exist_ok=True)
+
+
+def manifest(name):
+    """[{id, path, url}] of one set."""
+    if name == 'wcxb':
+        rows = []
+        for f in sorted(glob.glob(f'{shared}/bench/wcxb/dev/ground-truth/*.json')):
+            i = os.path.basename(f)[:-5]
+            url = json.load(open(f, encoding='utf8')).get('url') or ''
+            rows.append({'id': i, 'path': f'{shared}/bench/wcxb/dev/html/{i}.html.gz', 'url': url})
+        return rows
+    gt = json.load(open(f'{shared}/bench/{name}/ground-truth.json', encoding='utf8'))
+    return [{'id': i, 'path': f'{shared}/bench/{name}/html/{i}.html.gz', 'url': gt[i].get('url') or ''}
+            for i in sorted(gt)]
+
+
+def run_trafilatura(rows):
+    import trafilatura
+    pages = [(r['id'], gzip.open(r['path']).read(), r['url']) for r in rows]
+    out, elapsed = {}, 0.0
+    for i, html, url in pages:
+        t = time.perf_counter()
+        try:
+            text = trafilatura.extract(html, url=url or None, output_format='txt',
+                                       include_comments=False, include_tables=True) or ''
+        except Exception:  # a peer's crash on one page scores it empty
+            text = ''
+        elapsed += time.perf_counter() - t
+        out[i] = text
+    return out, elapsed
+
+
+def run_rs(rows, name):
+    m = f'{work}/{name}-manifest.json'
+    json.dump(rows, open(m, 'w'))
+    res = f'{work}/{name}-rs.json'
+    secs = float(subprocess.run([peers_bin, m, res], check=True, capture_output=True,
+                                text=True).stdout.strip())
+    return json.load(open(res, encoding='utf8')), secs
+
+
+def run_kerai(name):
+    ex = f'{root}/target/release/examples'
+    if name == 'wcxb':
+        res = f'{work}/wcxb-kerai.json'
+        out = subprocess.run([f'{ex}/wcxb', '--out', res], check=True, capture_output=True,
+                             text=True).stdout
+        secs = float(re.search(r'time ([0-9.]+) s', out).group(1))
+        return json.load(open(res, encoding='utf8')), secs
+    d = f'{work}/{name}-kerai'
+    os.makedirs(d, exist_ok=True)
+    out = subprocess.run([f'{ex}/aeb', '--set', name, '--out', d], check=True,
+                         capture_output=True, text=True).stdout
+    secs = float(re.search(r'time ([0-9.]+)s', out).group(1))
+    preds = {}
+    for f in glob.glob(f'{d}/*.txt'):
+        preds[os.path.basename(f)[:-4]] = open(f, encoding='utf8').read()
+    return preds, secs
+
+
+def score(name, preds, tag):
+    """{'all': (f1, p, r), type: (f1, p, r) ...} by the set's own scorer."""
+    if name == 'wcxb':
+        res = f'{work}/wcxb-{tag}-scored.json'
+        json.dump(preds, open(res, 'w'))
+        out = subprocess.run([sys.executable, 'evaluate.py', '--split', 'dev', '--results', res,
+                              '--per-type'], cwd=f'{shared}/bench/wcxb', check=True,
+                             capture_output=True, text=True).stdout
+        p = float(re.search(r'Precision:\s+([0-9.]+)', out).group(1))
+        r = float(re.search(r'Recall:\s+([0-9.]+)', out).group(1))
+        f = float(re.search(r'F1:\s+([0-9.]+)', out).group(1))
+        scores = {'all': (f, p, r)}
+        for m in re.finditer(r'^\s+([a-z]+)\s+\d+\s+([0-9.]+)\s+([0-9.]+)\s+([0-9.]+)\s*$', out, re.M):
+            scores[m.group(1)] = (float(m.group(2)), float(m.group(3)), float(m.group(4)))
+        return scores
+    d = f'{work}/{name}-{tag}-pred'
+    os.makedirs(d, exist_ok=True)
+    for i, t in preds.items():
+        open(f'{d}/{i}.txt', 'w', encoding='utf8').write(t)
+    out = subprocess.run([sys.executable, f'{shared}/bench/aeb/score.py', '--gt',
+                          f'{shared}/bench/{name}/ground-truth.json', d], check=True,
+                         capture_output=True, text=True).stdout
+    p = float(re.search(r'precision:\s+([0-9.]+)', out).group(1))
+    r = float(re.search(r'recall:\s+([0-9.]+)', out).group(1))
+    f = float(re.search(r'F1:\s+([0-9.]+)', out).group(1))
+    return {'all': (f, p, r)}
+
+
+import trafilatura  # noqa: E402  (fails early, before any work, when it is missing)
+print(f'extractors: kerai (this tree), trafilatura {trafilatura.__version__} (Python), '
+      f'rs-trafilatura 0.2.2 (Rust); F1 (P, R) by each set\'s scorer; time on one core')
+total = {'kerai': 0.0, 'trafilatura': 0.0, 'rs-trafilatura': 0.0}
+for name, title in [('aeb', 'AEB, 181 articles (shingle F1)'),
+                    ('readability', 'Readability test pages, 130 (shingle F1)'),
+                    ('wcxb', 'WCXB dev, 1,497 pages of 7 types (word F1, evaluate.py)')]:
+    rows = manifest(name)
+    runs = {'kerai': run_kerai(name), 'trafilatura': run_trafilatura(rows),
+            'rs-trafilatura': run_rs(rows, name)}
+    scores = {k: score(name, v[0], k) for k, v in runs.items()}
+    print(f'\n{title}')
+    print(f'  {"":<14} {"kerai":<24} {"trafilatura":<24} {"rs-trafilatura":<24}')
+    for key in scores['kerai']:
+        cells = []
+        for k in runs:
+            f, p, r = scores[k].get(key, (0, 0, 0))
+            cells.append(f'{f:.3f} ({p:.3f}, {r:.3f})')
+        print(f'  {key:<14} ' + ' '.join(f'{c:<24}' for c in cells))
+    secs = {k: v[1] for k, v in runs.items()}
+    for k in secs:
+        total[k] += secs[k]
+    print(f'  {"time":<14} ' + ' '.join(f'{secs[k]:<24.2f}' for k in runs))
+print('\nall three sets: kerai {:.2f} s; trafilatura {:.2f} s ({:.1f}x kerai); rs-trafilatura {:.2f} s ({:.1f}x kerai)'
+      .format(total['kerai'], total['trafilatura'], total['trafilatura'] / total['kerai'],
+              total['rs-trafilatura'], total['rs-trafilatura'] / total['kerai']))
