@@ -115,7 +115,8 @@ fn open_repeated_items(doc: &Document, own: &mut [Region], seen: &[u32], seen_to
         doc.attr(i, "class")
             .and_then(|c| c.split_whitespace().next())
     };
-    let mut groups: HashMap<(NodeId, Tag, &str), (usize, u32, bool)> = HashMap::new();
+    // (parent, tag, first class word) -> (items, text a reader sees)
+    let mut groups: HashMap<(NodeId, Tag, &str), (usize, u32)> = HashMap::new();
     for i in 0..doc.nodes.len() as NodeId {
         let (Some(tag), Some(class)) = (doc.tag(i), first_class(i)) else {
             continue;
@@ -123,7 +124,6 @@ fn open_repeated_items(doc: &Document, own: &mut [Region], seen: &[u32], seen_to
         let g = groups.entry((doc.node(i).parent, tag, class)).or_default();
         g.0 += 1;
         g.1 += seen[i as usize];
-        g.2 |= soft_region(doc, i, own[i as usize]);
     }
     for i in 0..doc.nodes.len() as NodeId {
         if !soft_region(doc, i, own[i as usize]) {
@@ -132,7 +132,7 @@ fn open_repeated_items(doc: &Document, own: &mut [Region], seen: &[u32], seen_to
         let (Some(tag), Some(class)) = (doc.tag(i), first_class(i)) else {
             continue;
         };
-        if let Some(&(n, text, _)) = groups.get(&(doc.node(i).parent, tag, class)) {
+        if let Some(&(n, text)) = groups.get(&(doc.node(i).parent, tag, class)) {
             if n >= REPEATED_MIN && text as f64 >= REPEATED_SHARE * seen_total {
                 own[i as usize] = Region::None;
             }
@@ -155,14 +155,15 @@ const SHELL_TEXT: u32 = 200;
 /// ... reads its largest hidden element when that holds at least this much.
 const HIDDEN_TEXT: u32 = 500;
 
-/// ... and under this many characters (not a story with its discussion).
-const THREAD_OUTSIDE: u32 = 1200;
-/// Text outside comments under this share of the comments' text makes a page a thread.
+/// Text outside comments under this share of the comments' text makes a page a thread...
 const THREAD_SHARE: f64 = 0.25;
+/// ... when it is also under this many characters (not a story with its discussion).
+const THREAD_OUTSIDE: u32 = 1200;
 
 /// Whether the comments of the page (elements marked as comments, inside no boilerplate)
 /// hold more than `1 / THREAD_SHARE` times `outside`, the page's text outside boilerplate,
-/// and the page does not say it is an article (a short story with a long discussion).
+/// and under [`THREAD_OUTSIDE`], and the page's JSON-LD does not say it is an article (a short
+/// story with a long discussion).
 fn is_thread(
     doc: &Document,
     own: &[Region],
