@@ -18,7 +18,9 @@ if ! "$venv/bin/python" -c "import sys, trafilatura; sys.exit(trafilatura.__vers
 fi
 cargo build -q --release -p kerai-core --example aeb --example wcxb
 target="${KERAI_STATE}/bench-peers-target"
-CARGO_TARGET_DIR="$target" cargo build -q --release --locked \
+# No lock file is kept (it would name a registry): rs-trafilatura is pinned exactly in
+# Cargo.toml, and cargo resolves the rest through this machine's own registry configuration.
+CARGO_TARGET_DIR="$target" cargo build -q --release \
   --manifest-path scripts/bench/peers/Cargo.toml
 "$venv/bin/python" scripts/bench/peers.py "$KERAI_SHARED" "${KERAI_STATE}/bench-peers" \
   "$KERAI_ROOT" "$target/release/kerai-bench-peers"
