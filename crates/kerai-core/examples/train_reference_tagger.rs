@@ -1,0 +1,194 @@
+//! Trains the reference tagger on the shared labelled sets and writes
+//! `crates/kerai-core/models/reference_tagger.bin.gz`.
+//!
+//! ```text
+//! cargo run --release -p kerai-core --example train_reference_tagger [-- --epochs N] [--dry-run]
+//! ```
+//!
+//! Training data: AnyStyle's core set and GROBID's citation corpus (`suites/citations/`), all
+//! but every fifth line of each; the fifth is held out and scored here beside the rules.
+//! The held-back sets (AnyStyle gold, GROBID eval) are never read.
+
+#[path = "../tests/support/reference_score.rs"]
+mod reference_score;
+
+use kerai_core::references::tagger::train::{train, Example};
+use kerai_core::references::tagger::{Label, Model};
+use kerai_core::references::{parse_reference_with, TAGGED_FIELDS};
+use kerai_core::shared_data::shared_path;
+use reference_score::{evaluate_by, held_out, FIELDS};
+use serde_json::Value;
+
+const SETS: [&str; 2] = [
+    "suites/citations/references_anystyle_core.jsonl",
+    "suites/citations/references_grobid_corpus.jsonl",
+];
+
+/// The tagger's label for a span label of the shared sets (`scopes` counts the unit-less
+/// GROBID `biblScope` spans seen so far in the entry: the first is the volume, the next the
+/// issue).
+fn label_of(name: &str, has_container: bool, scopes: &mut usize) -> Label {
+    match name {
+        "author" | "authors" => Label::Author,
+        "editor" | "translator" => Label::Editor,
+        "date" => Label::Date,
+        "title" => Label::Title,
+        "journal" | "container-title" => Label::Container,
+        "collection-title" if !has_container => Label::Container,
+        "volume" | "volumes" => Label::Volume,
+        "issue" => Label::Issue,
+        "scope" => {
+            *scopes += 1;
+            if *scopes == 1 {
+                Label::Volume
+            } else {
+                Label::Issue
+            }
+        }
+        "pages" | "page" => Label::Pages,
+        "publisher" | "publishe" => Label::Publisher,
+        "location" => Label::Location,
+        "doi" | "url" | "arxiv" | "isbn" | "idno" => Label::Ident,
+        _ => Label::Other,
+    }
+}
+
+/// Trims punctuation at a span's edges (the sets differ on whether `(2011).` or `Smith,`
+/// carry it), and the `In` before a container.
+fn trim_span(text: &str, label: Label, mut a: usize, mut b: usize) -> (usize, usize) {
+    let s = &text[a..b];
+    let lead = s.len() - s.trim_start_matches(|c: char| !c.is_alphanumeric()).len();
+    a += lead;
+    let s = &text[a..b];
+    let kept = s.trim_end_matches(|c: char| !c.is_alphanumeric() && !matches!(c, '.' | '?' | '!'));
+    b = a + kept.len();
+    if label == Label::Container {
+        for p in ["In: ", "in: ", "In ", "in "] {
+            if text[a..b].starts_with(p) {
+                a += p.len();
+                break;
+            }
+        }
+    }
+    (a, b.max(a))
+}
+
+fn examples(rel: &str, select: impl Fn(usize) -> bool) -> Vec<Example> {
+    let data = std::fs::read_to_string(shared_path(rel)).expect("read reference set");
+    let mut out = Vec::new();
+    for (i, line) in data.lines().filter(|l| !l.trim().is_empty()).enumerate() {
+        if !select(i) {
+            continue;
+        }
+        let row: Value = serde_json::from_str(line).expect("json line");
+        let text = row["text"].as_str().unwrap_or("").to_string();
+        let spans = row["spans"].as_array().cloned().unwrap_or_default();
+        let has_container = spans
+            .iter()
+            .any(|s| matches!(s["label"].as_str(), Some("journal" | "container-title")));
+        let mut scopes = 0;
+        let mut out_spans = Vec::new();
+        for s in &spans {
+            let (Some(a), Some(b)) = (s["start"].as_u64(), s["end"].as_u64()) else {
+                continue;
+            };
+            let (a, b) = (a as usize, b as usize);
+            if b > text.len() || !text.is_char_boundary(a) || !text.is_char_boundary(b) {
+                continue;
+            }
+            let l = label_of(
+                s["label"].as_str().unwrap_or(""),
+                has_container,
+                &mut scopes,
+            );
+            let (a, b) = trim_span(&text, l, a, b);
+            out_spans.push((l, a, b));
+        }
+        out.push(Example {
+            text,
+            spans: out_spans,
+        });
+    }
+    out
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let epochs = args
+        .iter()
+        .position(|a| a == "--epochs")
+        .and_then(|i| args.get(i + 1))
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(10);
+    let dry = args.iter().any(|a| a == "--dry-run");
+    // AnyStyle's set is a sixth the size of GROBID's and holds the styles GROBID's lacks
+    // (humanities, books, APA); it is read `repeat` times so that both weigh alike.
+    let repeat: usize = std::env::var("KERAI_TAGGER_REPEAT")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(3);
+    let mut train_set: Vec<Example> = Vec::new();
+    for _ in 0..repeat {
+        train_set.extend(examples(SETS[0], |i| !held_out(i)));
+    }
+    train_set.extend(examples(SETS[1], |i| !held_out(i)));
+    let t0 = std::time::Instant::now();
+    let model = train(&train_set, epochs, 20_261_127);
+    let gz = model.to_gzip();
+    println!(
+        "trained on {} references, {epochs} epochs, {:.1} s; model {} buckets, {} KB gzip",
+        train_set.len(),
+        t0.elapsed().as_secs_f64(),
+        model_len(&gz),
+        gz.len() / 1024
+    );
+    let model = Model::from_gzip(&gz).expect("read back");
+    if !dry {
+        let out = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/models/reference_tagger.bin.gz"
+        );
+        std::fs::write(out, &gz).expect("write model");
+        println!("wrote {out}");
+    }
+    for rel in SETS {
+        let rules = evaluate_by(
+            rel,
+            &format!("{rel} held-out fifth, rules"),
+            held_out,
+            |t| parse_reference_with(t, None, &[]),
+        );
+        let all: Vec<&str> = FIELDS.to_vec();
+        let tagged = evaluate_by(
+            rel,
+            &format!("{rel} held-out fifth, tagger for every field"),
+            held_out,
+            |t| {
+                parse_reference_with(
+                    t,
+                    Some(&model),
+                    &[&all[..], &["authors", "editors"]].concat(),
+                )
+            },
+        );
+        let chosen = evaluate_by(
+            rel,
+            &format!("{rel} held-out fifth, shipped mix"),
+            held_out,
+            |t| parse_reference_with(t, Some(&model), TAGGED_FIELDS),
+        );
+        println!("{:<13} {:>7} {:>7} {:>7}", "F1", "rules", "tagger", "mix");
+        for ((f, a), ((_, b), (_, c))) in rules.iter().zip(tagged.iter().zip(chosen.iter())) {
+            println!(
+                "{f:<13} {:>7.3} {:>7.3} {:>7.3}",
+                a.f1().2,
+                b.f1().2,
+                c.f1().2
+            );
+        }
+    }
+}
+
+fn model_len(gz: &[u8]) -> usize {
+    Model::from_gzip(gz).map_or(0, |m| m.len())
+}

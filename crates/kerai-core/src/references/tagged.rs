@@ -1,0 +1,141 @@
+//! Fields read from the tagger's runs ([`super::tagger`]): the text of the first run of each
+//! label, normalised the way the rules normalise theirs (labels such as `Vol.` or `pp.`
+//! dropped, `4(2)` split into volume and issue, an `In` before a container dropped).
+
+use super::fields::year_candidates;
+use super::names::parse_names;
+use super::tagger::{Label, Run};
+use super::{tidy, Author};
+
+/// What the tagger read from one reference string.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Tagged {
+    pub authors: Vec<Author>,
+    pub editors: Vec<Author>,
+    pub year: Option<(i32, Option<String>)>,
+    pub title: Option<String>,
+    pub container: Option<String>,
+    pub volume: Option<String>,
+    pub issue: Option<String>,
+    pub pages: Option<String>,
+    pub publisher: Option<String>,
+    pub location: Option<String>,
+}
+
+fn first<'a>(text: &'a str, runs: &[Run], label: Label) -> Option<&'a str> {
+    runs.iter()
+        .find(|r| r.label == label)
+        .map(|r| &text[r.start..r.end])
+}
+
+/// Drops a leading label word (`Vol.`, `pp.`, `No.`) from a locator.
+fn strip_label<'a>(s: &'a str, labels: &[&str]) -> &'a str {
+    let t = s.trim();
+    let lower = t.to_lowercase();
+    for l in labels {
+        if let Some(rest) = lower.strip_prefix(l) {
+            let rest_t = &t[t.len() - rest.len()..];
+            if rest_t.starts_with(['.', ' ']) || rest_t.starts_with(|c: char| c.is_ascii_digit()) {
+                return rest_t.trim_start_matches(['.', ' ', ':']);
+            }
+        }
+    }
+    t
+}
+
+const VOLUME_LABELS: &[&str] = &[
+    "volume", "vols", "vol", "bd", "band", "tome", "jg", "t", "v",
+];
+const ISSUE_LABELS: &[&str] = &["number", "issue", "heft", "no", "nr", "n°", "n"];
+const PAGE_LABELS: &[&str] = &["pages", "page", "pp", "pg", "p", "s"];
+
+fn compact(s: &str) -> Option<String> {
+    let t: String = s.split_whitespace().collect::<Vec<_>>().join("");
+    let t = t.trim_matches(|c: char| !c.is_alphanumeric()).to_string();
+    (!t.is_empty()).then_some(t)
+}
+
+/// Reads the fields of `text` from its runs.
+pub fn read(text: &str, runs: &[Run]) -> Tagged {
+    let mut t = Tagged::default();
+    if let Some(a) = first(text, runs, Label::Author) {
+        if let Some(n) = parse_names(a, 0, a.len()) {
+            t.authors = n.authors;
+        }
+    }
+    if let Some(e) = first(text, runs, Label::Editor) {
+        let e = e.strip_prefix("In ").unwrap_or(e);
+        if let Some(n) = parse_names(e, 0, e.len()) {
+            t.editors = n.authors;
+        }
+    }
+    t.year = runs
+        .iter()
+        .filter(|r| r.label == Label::Date)
+        .find_map(|r| year_candidates(&text[r.start..r.end]).into_iter().next())
+        .map(|y| (y.year, y.suffix));
+    t.title = first(text, runs, Label::Title).and_then(tidy);
+    t.container = first(text, runs, Label::Container).and_then(|c| {
+        let c = ["In: ", "in: ", "In ", "in "]
+            .iter()
+            .find_map(|p| c.strip_prefix(p))
+            .unwrap_or(c);
+        tidy(c)
+    });
+    if let Some(v) = first(text, runs, Label::Volume) {
+        // AnyStyle's convention labels the whole locator as volume: `vol. 20, no. 5`, `44(4)`.
+        let v = strip_label(v, VOLUME_LABELS);
+        let lower = v.to_lowercase();
+        let split = [
+            ", no", " no.", " no ", ", n°", " n°", ", issue", ", nr", ", heft",
+        ]
+        .iter()
+        .filter_map(|sep| lower.find(sep))
+        .min();
+        match (v.find('('), split) {
+            (Some(i), _) => {
+                t.volume = compact(&v[..i]);
+                t.issue = compact(&v[i + 1..]);
+            }
+            (None, Some(i)) => {
+                t.volume = compact(&v[..i]);
+                t.issue = compact(strip_label(
+                    v[i..].trim_start_matches([',', ' ']),
+                    ISSUE_LABELS,
+                ));
+            }
+            (None, None) => t.volume = compact(v),
+        }
+    }
+    if let Some(i) = first(text, runs, Label::Issue) {
+        t.issue = compact(strip_label(i, ISSUE_LABELS));
+    }
+    t.pages = first(text, runs, Label::Pages).and_then(|p| compact(strip_label(p, PAGE_LABELS)));
+    t.publisher = first(text, runs, Label::Publisher).and_then(tidy);
+    t.location = first(text, runs, Label::Location).and_then(tidy);
+    t
+}
+
+/// Puts the tagger's value of each field in `fields` into `r`, where the tagger found one.
+pub fn merge(r: &mut super::Reference, t: &Tagged, fields: &[&str]) {
+    for f in fields {
+        match *f {
+            "authors" if !t.authors.is_empty() => r.authors = t.authors.clone(),
+            "editors" if !t.editors.is_empty() => r.editors = t.editors.clone(),
+            "year" => {
+                if let Some((y, s)) = &t.year {
+                    r.year = Some(*y);
+                    r.year_suffix = s.clone();
+                }
+            }
+            "title" => r.title = t.title.clone(),
+            "container" => r.container = t.container.clone(),
+            "volume" => r.volume = t.volume.clone(),
+            "issue" => r.issue = t.issue.clone(),
+            "pages" => r.pages = t.pages.clone(),
+            "publisher" => r.publisher = t.publisher.clone(),
+            "location" => r.location = t.location.clone(),
+            _ => {}
+        }
+    }
+}

@@ -1,0 +1,267 @@
+//! Tokens of a reference string and the features the tagger reads from each.
+//!
+//! A token is a run of letters and digits, or one other non-space character: `J. Am. Chem.
+//! Soc. 103, 2450 (1981);` is `J` `.` `Am` `.` … `103` `,` `2450` `(` `1981` `)` `;`. Features
+//! are hashed (FNV-1a) into a fixed number of buckets, so the model needs no vocabulary.
+
+/// Bits of the feature hash: `1 << BITS` buckets.
+pub const BITS: u32 = 18;
+const MASK: u32 = (1 << BITS) - 1;
+
+/// One token: byte offsets into the text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Token {
+    pub start: usize,
+    pub end: usize,
+}
+
+/// Splits `s` into tokens (runs of alphanumerics, single other characters; spaces dropped).
+pub fn tokenize(s: &str) -> Vec<Token> {
+    let mut out = Vec::new();
+    let mut run: Option<usize> = None;
+    for (i, c) in s.char_indices() {
+        if c.is_alphanumeric() {
+            run.get_or_insert(i);
+            continue;
+        }
+        if let Some(a) = run.take() {
+            out.push(Token { start: a, end: i });
+        }
+        if !c.is_whitespace() {
+            out.push(Token {
+                start: i,
+                end: i + c.len_utf8(),
+            });
+        }
+    }
+    if let Some(a) = run {
+        out.push(Token {
+            start: a,
+            end: s.len(),
+        });
+    }
+    out
+}
+
+fn n_of(toks: &[Token]) -> usize {
+    toks.len()
+}
+
+struct Hasher(u64);
+
+impl Hasher {
+    fn new(kind: u8) -> Self {
+        let mut h = Hasher(0xcbf2_9ce4_8422_2325);
+        h.byte(kind);
+        h
+    }
+    fn byte(&mut self, b: u8) {
+        self.0 ^= u64::from(b);
+        self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
+    }
+    fn part(mut self, s: &str) -> Self {
+        self.byte(0xff);
+        for b in s.bytes() {
+            self.byte(b);
+        }
+        self
+    }
+    fn bucket(&self) -> u32 {
+        ((self.0 >> 32) as u32 ^ self.0 as u32) & MASK
+    }
+}
+
+/// Lowercase, with dashes folded to `-` and quotes to `"` (`–`, `—`, `“`, `«`, `’` …), so
+/// a rarer form reads like the common one.
+fn fold(raw: &str) -> String {
+    raw.chars()
+        .map(|c| match c {
+            '\u{2010}'..='\u{2015}' | '\u{2212}' | '_' => '-',
+            '\u{201C}' | '\u{201D}' | '\u{201E}' | '\u{00AB}' | '\u{00BB}' | '\u{2018}'
+            | '\u{2019}' | '\u{201A}' | '`' | '\u{00B4}' | '\'' => '"',
+            c => c,
+        })
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+/// The word shape: `Xx`, `X`, `d`, `Xd`, `.`, with runs collapsed (`Smith` → `Xx`,
+/// `1981` → `d`, `S08002` → `Xd`).
+fn shape(t: &str) -> String {
+    let mut out = String::new();
+    let mut last = ' ';
+    for c in fold(t)
+        .chars()
+        .zip(t.chars())
+        .map(|(f, o)| if o.is_alphanumeric() { o } else { f })
+    {
+        let k = if c.is_uppercase() {
+            'X'
+        } else if c.is_lowercase() {
+            'x'
+        } else if c.is_numeric() {
+            'd'
+        } else if c.is_alphabetic() {
+            'a'
+        } else {
+            c
+        };
+        if k != last {
+            out.push(k);
+            last = k;
+        }
+    }
+    out
+}
+
+fn bucket_of(n: usize, edges: &[usize]) -> &'static str {
+    const NAMES: [&str; 8] = ["0", "1", "2", "3", "4", "5", "6", "7"];
+    let k = edges.iter().take_while(|&&e| n >= e).count();
+    NAMES[k.min(NAMES.len() - 1)]
+}
+
+fn is_year(t: &str) -> bool {
+    t.len() == 4
+        && t.bytes().all(|b| b.is_ascii_digit())
+        && matches!(&t[..2], "15" | "16" | "17" | "18" | "19" | "20")
+}
+
+/// Per-token facts the features combine.
+struct Tok<'a> {
+    lower: String,
+    shape: String,
+    raw: &'a str,
+}
+
+/// The hashed features of every token of `s`. `hints` holds, per token, the field the rules
+/// put it in (as a label index; 0 for none), so the tagger learns when to trust them.
+pub fn features(s: &str, toks: &[Token], hints: &[usize]) -> Vec<Vec<u32>> {
+    const HINT: [&str; 12] = ["-", "a", "e", "d", "t", "c", "v", "i", "p", "pb", "l", "id"];
+    let hint = |i: isize| -> &str {
+        if i < 0 || i as usize >= n_of(toks) {
+            "<>"
+        } else {
+            HINT[hints.get(i as usize).copied().unwrap_or(0).min(11)]
+        }
+    };
+    let info: Vec<Tok<'_>> = toks
+        .iter()
+        .map(|t| {
+            let raw = &s[t.start..t.end];
+            Tok {
+                lower: fold(raw),
+                shape: shape(raw),
+                raw,
+            }
+        })
+        .collect();
+    let n = info.len();
+    let word = |i: isize| -> &str {
+        if i < 0 {
+            "<s>"
+        } else if i as usize >= n {
+            "</s>"
+        } else {
+            info[i as usize].lower.as_str()
+        }
+    };
+    let shp = |i: isize| -> &str {
+        if i < 0 {
+            "<s>"
+        } else if i as usize >= n {
+            "</s>"
+        } else {
+            info[i as usize].shape.as_str()
+        }
+    };
+    let mut out = Vec::with_capacity(n);
+    let (mut dots, mut commas, mut depth, mut quotes) = (0usize, 0usize, 0i32, 0usize);
+    let mut seen_year = false;
+    for (i, t) in info.iter().enumerate() {
+        let ii = i as isize;
+        let mut f: Vec<u32> = Vec::with_capacity(40);
+        let mut add = |h: Hasher| f.push(h.bucket());
+        add(Hasher::new(0));
+        add(Hasher::new(1).part(&t.lower));
+        add(Hasher::new(2).part(&t.shape));
+        let chars = t.lower.chars().count();
+        if chars >= 4 {
+            let pre: String = t.lower.chars().take(3).collect();
+            let suf: String = t.lower.chars().skip(chars - 3).collect();
+            add(Hasher::new(3).part(&pre));
+            add(Hasher::new(4).part(&suf));
+        }
+        add(Hasher::new(5).part(word(ii - 1)));
+        add(Hasher::new(6).part(word(ii + 1)));
+        add(Hasher::new(7).part(word(ii - 2)));
+        add(Hasher::new(8).part(word(ii + 2)));
+        add(Hasher::new(9).part(shp(ii - 1)).part(&t.shape));
+        add(Hasher::new(10).part(&t.shape).part(shp(ii + 1)));
+        add(Hasher::new(11).part(word(ii - 1)).part(&t.lower));
+        add(Hasher::new(12).part(&t.lower).part(word(ii + 1)));
+        add(Hasher::new(13).part(bucket_of(i * 10 / n.max(1), &[1, 2, 4, 6, 8, 9])));
+        add(Hasher::new(14).part(bucket_of(dots, &[1, 2, 3, 4, 5, 7])));
+        add(Hasher::new(15).part(bucket_of(commas, &[1, 2, 3, 5, 8, 12])));
+        add(Hasher::new(16).part(bucket_of(n - i, &[2, 3, 5, 8, 12, 20])));
+        add(Hasher::new(17).part(if depth > 0 { "in" } else { "out" }));
+        add(Hasher::new(18).part(if quotes % 2 == 1 { "in" } else { "out" }));
+        add(Hasher::new(19).part(if seen_year { "y" } else { "n" }));
+        add(Hasher::new(20).part(bucket_of(i, &[1, 2, 3, 6, 10, 16])));
+        if is_year(t.raw) {
+            add(Hasher::new(21).part("year"));
+        }
+        if t.raw.bytes().all(|b| b.is_ascii_digit()) {
+            add(Hasher::new(22).part(bucket_of(t.raw.len(), &[2, 3, 4, 5, 6])));
+        }
+        add(Hasher::new(23).part(&t.shape).part(word(ii + 1)));
+        add(Hasher::new(25).part(hint(ii)));
+        add(Hasher::new(26).part(hint(ii - 1)).part(hint(ii)));
+        add(Hasher::new(27).part(hint(ii)).part(hint(ii + 1)));
+        add(Hasher::new(28).part(hint(ii)).part(&t.shape));
+        add(Hasher::new(24)
+            .part(if seen_year { "y" } else { "n" })
+            .part(bucket_of(dots, &[1, 2, 3, 4]))
+            .part(&t.shape));
+        out.push(f);
+        match t.raw {
+            "." => dots += 1,
+            "," => commas += 1,
+            "(" | "[" => depth += 1,
+            ")" | "]" => depth -= 1,
+            "\"" | "“" | "”" | "«" | "»" | "„" => quotes += 1,
+            _ => {}
+        }
+        seen_year |= is_year(t.raw);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens_split_punctuation() {
+        let s = "J. Am. Chem. Soc. 103, 2450 (1981);";
+        let t: Vec<&str> = tokenize(s).iter().map(|t| &s[t.start..t.end]).collect();
+        assert_eq!(
+            t,
+            [
+                "J", ".", "Am", ".", "Chem", ".", "Soc", ".", "103", ",", "2450", "(", "1981", ")",
+                ";"
+            ]
+        );
+        assert_eq!(shape("S08002"), "Xd");
+        assert_eq!(shape("Smith"), "Xx");
+    }
+
+    #[test]
+    fn features_are_stable() {
+        let s = "Smith, J. (2001). A title. Nature, 3, 1-2.";
+        let toks = tokenize(s);
+        let f = features(s, &toks, &[]);
+        assert_eq!(f.len(), toks.len());
+        assert!(f.iter().all(|v| v.iter().all(|&b| b <= MASK)));
+        assert_eq!(f, features(s, &toks, &[]));
+    }
+}

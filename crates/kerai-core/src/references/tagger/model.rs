@@ -1,0 +1,214 @@
+//! The tagger's weights: per feature bucket one weight per label, label transitions, and
+//! Viterbi decoding. Stored gzip-compressed: `KRT1`, bits, label count, start and transition
+//! weights (f32), then `(bucket u32, scale f32, weights i8 × labels)` rows, little-endian.
+
+use std::collections::HashMap;
+use std::io::Read;
+
+use super::{Label, LABELS};
+
+/// The share of the largest weight under which a bucket is not stored.
+pub const PRUNE: f32 = 0.01;
+
+fn prune() -> f32 {
+    std::env::var("KERAI_TAGGER_PRUNE")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(PRUNE)
+}
+
+/// A trained tagger.
+#[derive(Debug, Clone, Default)]
+pub struct Model {
+    pub(super) weights: HashMap<u32, [f32; LABELS]>,
+    pub(super) start: [f32; LABELS],
+    pub(super) trans: [[f32; LABELS]; LABELS],
+}
+
+/// Why a model file could not be read.
+#[derive(Debug, thiserror::Error)]
+#[error("reference tagger model: {0}")]
+pub struct ModelError(String);
+
+fn take<'a>(b: &mut &'a [u8], n: usize) -> Result<&'a [u8], ModelError> {
+    if b.len() < n {
+        return Err(ModelError("the file is truncated".into()));
+    }
+    let (a, rest) = b.split_at(n);
+    *b = rest;
+    Ok(a)
+}
+
+fn u32_of(b: &mut &[u8]) -> Result<u32, ModelError> {
+    let a = take(b, 4)?;
+    Ok(u32::from_le_bytes([a[0], a[1], a[2], a[3]]))
+}
+
+fn f32_of(b: &mut &[u8]) -> Result<f32, ModelError> {
+    Ok(f32::from_bits(u32_of(b)?))
+}
+
+impl Model {
+    /// How many feature buckets carry weights.
+    pub fn len(&self) -> usize {
+        self.weights.len()
+    }
+
+    /// Whether no bucket carries weights.
+    pub fn is_empty(&self) -> bool {
+        self.weights.is_empty()
+    }
+
+    /// Reads a gzip-compressed model.
+    pub fn from_gzip(gz: &[u8]) -> Result<Model, ModelError> {
+        let mut raw = Vec::new();
+        flate2::read::GzDecoder::new(gz)
+            .read_to_end(&mut raw)
+            .map_err(|e| ModelError(format!("cannot decompress: {e}")))?;
+        let mut b = raw.as_slice();
+        if take(&mut b, 4)? != b"KRT1" {
+            return Err(ModelError("not a kerai tagger model".into()));
+        }
+        let bits = u32_of(&mut b)?;
+        let labels = u32_of(&mut b)? as usize;
+        if bits != super::features::BITS || labels != LABELS {
+            return Err(ModelError(format!(
+                "built for {bits} bits and {labels} labels, this kerai reads {} and {LABELS}",
+                super::features::BITS
+            )));
+        }
+        let mut m = Model::default();
+        for s in &mut m.start {
+            *s = f32_of(&mut b)?;
+        }
+        for row in &mut m.trans {
+            for t in row.iter_mut() {
+                *t = f32_of(&mut b)?;
+            }
+        }
+        let rows = u32_of(&mut b)? as usize;
+        m.weights.reserve(rows);
+        for _ in 0..rows {
+            let bucket = u32_of(&mut b)?;
+            let scale = f32_of(&mut b)?;
+            let mut w = [0f32; LABELS];
+            for (x, q) in w.iter_mut().zip(take(&mut b, LABELS)?) {
+                *x = f32::from(*q as i8) * scale;
+            }
+            m.weights.insert(bucket, w);
+        }
+        Ok(m)
+    }
+
+    /// Writes the model gzip-compressed. Each bucket's weights are quantised to i8 with the
+    /// bucket's own scale; buckets whose largest weight is under [`PRUNE`] of the model's
+    /// largest are left out.
+    pub fn to_gzip(&self) -> Vec<u8> {
+        let max = self
+            .weights
+            .values()
+            .flat_map(|w| w.iter())
+            .fold(0f32, |a, &x| a.max(x.abs()));
+        let mut rows: Vec<(u32, f32, [i8; LABELS])> = self
+            .weights
+            .iter()
+            .filter_map(|(&b, w)| {
+                let top = w.iter().fold(0f32, |a, &x| a.max(x.abs()));
+                if top <= max * prune() {
+                    return None;
+                }
+                let scale = top / 127.0;
+                let mut q = [0i8; LABELS];
+                for (x, y) in q.iter_mut().zip(w) {
+                    *x = (y / scale).round() as i8;
+                }
+                Some((b, scale, q))
+            })
+            .collect();
+        rows.sort_by_key(|r| r.0);
+        let mut out = Vec::with_capacity(16 + rows.len() * (4 + 2 * LABELS));
+        out.extend_from_slice(b"KRT1");
+        out.extend_from_slice(&super::features::BITS.to_le_bytes());
+        out.extend_from_slice(&(LABELS as u32).to_le_bytes());
+        for s in &self.start {
+            out.extend_from_slice(&s.to_le_bytes());
+        }
+        for row in &self.trans {
+            for t in row {
+                out.extend_from_slice(&t.to_le_bytes());
+            }
+        }
+        out.extend_from_slice(&(rows.len() as u32).to_le_bytes());
+        for (b, scale, q) in rows {
+            out.extend_from_slice(&b.to_le_bytes());
+            out.extend_from_slice(&scale.to_le_bytes());
+            out.extend(q.iter().map(|&x| x as u8));
+        }
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+        std::io::Write::write_all(&mut gz, &out).unwrap_or_else(|e| unreachable!("{e}"));
+        gz.finish().unwrap_or_else(|e| unreachable!("{e}"))
+    }
+
+    /// Per-token label scores from the features.
+    pub(super) fn emissions(&self, feats: &[Vec<u32>]) -> Vec<[f32; LABELS]> {
+        feats
+            .iter()
+            .map(|fs| {
+                let mut s = [0f32; LABELS];
+                for f in fs {
+                    if let Some(w) = self.weights.get(f) {
+                        for (a, b) in s.iter_mut().zip(w) {
+                            *a += b;
+                        }
+                    }
+                }
+                s
+            })
+            .collect()
+    }
+
+    /// The best label sequence (Viterbi).
+    pub fn decode(&self, feats: &[Vec<u32>]) -> Vec<Label> {
+        viterbi(&self.emissions(feats), &self.start, &self.trans)
+    }
+}
+
+/// The best label sequence for the per-token scores `em`.
+pub(super) fn viterbi(
+    em: &[[f32; LABELS]],
+    start: &[f32; LABELS],
+    trans: &[[f32; LABELS]; LABELS],
+) -> Vec<Label> {
+    let n = em.len();
+    if n == 0 {
+        return Vec::new();
+    }
+    let mut score = vec![[0f32; LABELS]; n];
+    let mut back = vec![[0u8; LABELS]; n];
+    for l in 0..LABELS {
+        score[0][l] = start[l] + em[0][l];
+    }
+    for i in 1..n {
+        for l in 0..LABELS {
+            let (mut best, mut arg) = (f32::NEG_INFINITY, 0);
+            for p in 0..LABELS {
+                let s = score[i - 1][p] + trans[p][l];
+                if s > best {
+                    best = s;
+                    arg = p;
+                }
+            }
+            score[i][l] = best + em[i][l];
+            back[i][l] = arg as u8;
+        }
+    }
+    let mut l = (0..LABELS)
+        .max_by(|&a, &b| score[n - 1][a].total_cmp(&score[n - 1][b]))
+        .unwrap_or(0);
+    let mut out = vec![Label::Other; n];
+    for i in (0..n).rev() {
+        out[i] = Label::ALL[l];
+        l = back[i][l] as usize;
+    }
+    out
+}
