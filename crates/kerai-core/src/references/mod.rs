@@ -331,7 +331,7 @@ fn title_bounds(main: &str, t: usize, comma_style: bool) -> (usize, usize) {
 }
 
 /// Words that mark a venue, publisher or locator after a title.
-const VENUE_WORDS: &[&str] = &[
+pub(crate) const VENUE_WORDS: &[&str] = &[
     "press",
     "publisher",
     "publishers",

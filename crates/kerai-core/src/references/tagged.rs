@@ -2,6 +2,10 @@
 //! label, normalised the way the rules normalise theirs (labels such as `Vol.` or `pp.`
 //! dropped, `4(2)` split into volume and issue, an `In` before a container dropped).
 
+use std::sync::LazyLock;
+
+use regex::Regex;
+
 use super::fields::year_candidates;
 use super::names::parse_names;
 use super::tagger::{Label, Run};
@@ -53,6 +57,30 @@ fn compact(s: &str) -> Option<String> {
     let t: String = s.split_whitespace().collect::<Vec<_>>().join("");
     let t = t.trim_matches(|c: char| !c.is_alphanumeric()).to_string();
     (!t.is_empty()).then_some(t)
+}
+
+static PAGE_LABEL_RE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(?:pp?|pages?|pg|s)\.?\s*\d").unwrap_or_else(|e| unreachable!("{e}"))
+});
+static RANGE_TAIL_RE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^\s*[-–—]+\s*[A-Za-z]?\d+").unwrap_or_else(|e| unreachable!("{e}"))
+});
+
+/// The pages of a pages run: from its last page label on (`XII pp. 16-18` is `16-18`), and
+/// through the rest of a range the tagger cut (`1` before `-38`).
+fn pages(text: &str, r: &Run) -> Option<String> {
+    let mut end = r.end;
+    if text[..end].ends_with(|c: char| c.is_ascii_digit()) {
+        if let Some(m) = RANGE_TAIL_RE.find(&text[end..]) {
+            end += m.end();
+        }
+    }
+    let p = &text[r.start..end];
+    let p = match PAGE_LABEL_RE.find_iter(p).last() {
+        Some(m) => &p[m.start()..],
+        None => p,
+    };
+    compact(strip_label(p, PAGE_LABELS))
 }
 
 /// Reads the fields of `text` from its runs.
@@ -110,7 +138,10 @@ pub fn read(text: &str, runs: &[Run]) -> Tagged {
     if let Some(i) = first(text, runs, Label::Issue) {
         t.issue = compact(strip_label(i, ISSUE_LABELS));
     }
-    t.pages = first(text, runs, Label::Pages).and_then(|p| compact(strip_label(p, PAGE_LABELS)));
+    t.pages = runs
+        .iter()
+        .find(|r| r.label == Label::Pages)
+        .and_then(|r| pages(text, r));
     t.publisher = first(text, runs, Label::Publisher).and_then(tidy);
     t.location = first(text, runs, Label::Location).and_then(tidy);
     t

@@ -4,6 +4,33 @@
 //! Soc. 103, 2450 (1981);` is `J` `.` `Am` `.` … `103` `,` `2450` `(` `1981` `)` `;`. Features
 //! are hashed (FNV-1a) into a fixed number of buckets, so the model needs no vocabulary.
 
+use std::collections::HashMap;
+use std::sync::LazyLock;
+
+use crate::lexicon;
+
+/// Word classes from kerai's shared word lists, by lowercase word.
+static CLASSES: LazyLock<HashMap<String, &'static str>> = LazyLock::new(|| {
+    let mut m = HashMap::new();
+    let lists: [(&[&str], &str); 7] = [
+        (lexicon::PLACES, "place"),
+        (lexicon::FIRST_NAMES, "given"),
+        (lexicon::ORG_NOUNS, "org"),
+        (lexicon::COMPANY_WORDS, "company"),
+        (lexicon::MONTHS, "month"),
+        (lexicon::MONTH_ABBREVIATIONS, "month"),
+        (super::super::VENUE_WORDS, "venue"),
+    ];
+    for (list, class) in lists {
+        for w in list {
+            for part in w.split_whitespace() {
+                m.entry(part.to_lowercase()).or_insert(class);
+            }
+        }
+    }
+    m
+});
+
 /// Bits of the feature hash: `1 << BITS` buckets.
 pub const BITS: u32 = 18;
 const MASK: u32 = (1 << BITS) - 1;
@@ -21,6 +48,18 @@ pub fn tokenize(s: &str) -> Vec<Token> {
     let mut run: Option<usize> = None;
     for (i, c) in s.char_indices() {
         if c.is_alphanumeric() {
+            // A capital glued to a number is two tokens: `D76` (series and volume), `S08002`.
+            if let Some(a) = run {
+                let head = &s[a..i];
+                if c.is_ascii_digit()
+                    && head.chars().count() == 1
+                    && head.starts_with(|h: char| h.is_uppercase())
+                {
+                    out.push(Token { start: a, end: i });
+                    run = Some(i);
+                    continue;
+                }
+            }
             run.get_or_insert(i);
             continue;
         }
@@ -218,6 +257,14 @@ pub fn features(s: &str, toks: &[Token], hints: &[usize]) -> Vec<Vec<u32>> {
         add(Hasher::new(26).part(hint(ii - 1)).part(hint(ii)));
         add(Hasher::new(27).part(hint(ii)).part(hint(ii + 1)));
         add(Hasher::new(28).part(hint(ii)).part(&t.shape));
+        if let Some(class) = CLASSES.get(&t.lower) {
+            add(Hasher::new(29).part(class));
+            add(Hasher::new(30).part(class).part(hint(ii)));
+        }
+        add(Hasher::new(31)
+            .part(shp(ii - 1))
+            .part(&t.shape)
+            .part(shp(ii + 1)));
         add(Hasher::new(24)
             .part(if seen_year { "y" } else { "n" })
             .part(bucket_of(dots, &[1, 2, 3, 4]))
