@@ -189,12 +189,14 @@ fn main() {
     println!("\n== accuracy: DOIs and links");
     let d = identifier_score::doi_cases();
     println!(
-        "DOI: first DOI {}/{}, exact_valid {}/{}, all {:.1}%",
+        "DOI: first DOI {}/{}, exact_valid {}/{}, all {:.1}% as labelled; {:.1}% with the {} labels that cut a DOI's closing parenthesis read whole",
         d.find_ok,
         d.find_n,
         d.valid_ok,
         d.valid_n,
-        100.0 * d.all()
+        100.0 * d.all(),
+        100.0 * d.all_corrected(),
+        d.label_cut
     );
     let l = identifier_score::linkify_cases();
     println!(

@@ -5,7 +5,8 @@
 //! Crossref's character set (`-._;()/:`, letters, digits) plus the `<…>` of old Wiley SICI
 //! DOIs; `%XX` escapes are decoded. What PDF text extraction glues onto a DOI is cut off: an
 //! unbalanced `)`, trailing `.,;:`, `.URL`/`.PMID…` joins, a trailing `(2019)` year and an
-//! unclosed `(` that opens a word.
+//! unclosed `(` that opens a word. A DOI that a line break cuts after `-`, `/`, `_` or `.`
+//! (where no DOI ends) reads on across the break.
 
 use std::sync::LazyLock;
 
@@ -128,6 +129,29 @@ fn scan_suffix(text: &str, i: usize) -> Scanned {
                 push(&mut sc, c, k + len);
             }
             '#' if sc.decoded.ends_with(";2-") => push(&mut sc, c, k + len),
+            // A DOI broken across lines in PDF text: after `-`, `/`, `.` or `_` (where no DOI
+            // ends), or right after the prefix, one line break and its spaces are skipped.
+            c if c.is_whitespace()
+                && (sc.decoded.is_empty() || sc.decoded.ends_with(['-', '/', '.', '_'])) =>
+            {
+                let gap = text[k..limit]
+                    .find(|x: char| !x.is_whitespace())
+                    .unwrap_or(limit - k);
+                let ws = &text[k..k + gap];
+                let breaks = ws.matches('\n').count();
+                let next = text[k + gap..].chars().next();
+                // After a `.` the next line must not open a sentence: `j.` / `cell.2009`.
+                let ok = if sc.decoded.ends_with('.') {
+                    next.is_some_and(|x| x.is_ascii_lowercase() || x.is_ascii_digit())
+                } else {
+                    next.is_some_and(|x| x.is_ascii_alphanumeric())
+                };
+                if breaks != 1 || !ok {
+                    break;
+                }
+                k += gap;
+                continue;
+            }
             '%' => match (
                 b.get(k + 1).copied().and_then(hex),
                 b.get(k + 2).copied().and_then(hex),
@@ -362,5 +386,28 @@ mod tests {
             Some("10.1093/analys/anw053")
         );
         assert_eq!(first("in 2010.1234/5678 we"), None);
+    }
+
+    #[test]
+    fn dois_broken_across_lines() {
+        for (text, doi) in [
+            (
+                "doi:10.1016/0005-\n2728(89)90006-4 next",
+                "10.1016/0005-2728(89)90006-4",
+            ),
+            (
+                "doi:10.1016/j.\n  cell.2009.01.042",
+                "10.1016/j.cell.2009.01.042",
+            ),
+            ("doi:10.1038/\nnrn2787", "10.1038/nrn2787"),
+            (
+                "doi: 10.1038/nrn2787.\nThe next sentence.",
+                "10.1038/nrn2787",
+            ),
+            ("doi:10.1038/nrn2787/\n\nNew paragraph", "10.1038/nrn2787"),
+            ("doi:10.1038/nrn2787 and\nmore", "10.1038/nrn2787"),
+        ] {
+            assert_eq!(first(text).as_deref(), Some(doi), "{text:?}");
+        }
     }
 }

@@ -14,7 +14,14 @@ pub fn find_identifiers(text: &str, opts: LinkOptions) -> Vec<Found> {
         .into_iter()
         .map(|l| classify_link(text, l))
         .collect();
-    for d in find_dois(text) {
+    for mut d in find_dois(text) {
+        // A resolver link the line break cut (`https://doi.org/10.1038/` + newline +
+        // `nrn2787`): the DOI, which reads on across the break, takes the link's place.
+        if let Some(i) = found.iter().position(|l| {
+            l.kind == CitationKind::Url && l.start <= d.start && d.start < l.end && l.end < d.end
+        }) {
+            d.start = found.remove(i).start;
+        }
         let detail = json!({ "doi": d.doi.to_lowercase() });
         found.push(Found {
             start: d.start,
