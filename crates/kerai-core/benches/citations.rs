@@ -184,6 +184,17 @@ fn main() {
     ] {
         println!("{name:8} P={p:.3} R={r:.3} F1={f:.3}");
     }
+    let held: Vec<intext_score::Block> = intext_score::load()
+        .into_iter()
+        .filter(|b| b.author_year_doc && intext_score::held_out_doc(&b.doc))
+        .collect();
+    let (h, _, _) = intext_score::evaluate(&held);
+    println!(
+        "held-out papers ({} gold spans): exact F1={:.3} char F1={:.3}",
+        h.gold,
+        h.exact().2,
+        h.chars().2
+    );
     println!("numeric-style blocks {numeric_blocks}: {numeric_hits} author-year detections ({:.2} per 50 blocks)", numeric_hits as f64 * 50.0 / numeric_blocks as f64);
 
     println!("\n== accuracy: DOIs and links");

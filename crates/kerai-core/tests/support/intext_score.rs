@@ -12,6 +12,7 @@ use serde_json::Value;
 /// One block of `intext_dev.jsonl`.
 pub struct Block {
     pub id: String,
+    pub doc: String,
     pub text: Vec<char>,
     pub gold: Vec<(usize, usize)>,
     pub author_year_doc: bool,
@@ -21,6 +22,19 @@ impl Block {
     pub fn string(&self) -> String {
         self.text.iter().collect()
     }
+}
+
+/// The papers kept unread while rules change: those whose name hashes (FNV-1a 64) to 0 or 1
+/// modulo 5. Of the six author-year papers that is two (52 of 294 gold spans). The split
+/// was fixed on 2026-11-27, after earlier rules had been tuned on all six; from then on
+/// their misses are not read.
+pub fn held_out_doc(doc: &str) -> bool {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in doc.bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h % 5 < 2
 }
 
 /// All blocks of `suites/citations/intext_dev.jsonl`.
@@ -47,6 +61,7 @@ pub fn load() -> Vec<Block> {
                 .unwrap_or_default();
             Block {
                 id: v["id"].as_str().unwrap_or("").to_string(),
+                doc: v["doc"].as_str().unwrap_or("").to_string(),
                 text: v["text"].as_str().unwrap_or("").chars().collect(),
                 gold,
                 author_year_doc: v["doc_style"] == "author-year",
