@@ -45,6 +45,16 @@ if [[ " $parts " == *" quality "* ]]; then
   done
   python3 "${data}/bm25_baseline.py" --data "$data" --out "$work/run-bm25.txt" --stopwords >/dev/null 2>&1
   printf '    baseline: plain BM25 (bm25_baseline.py, same run)  nDCG@10 %s\n' "$(ndcg "$work/run-bm25.txt")"
+  # Answers: is the first passage an extractive answer cites relevant, and is its first
+  # sentence a sentence (issue 17 goals: >= 0.75 and 0).
+  psql_b -d "$db" -c "CREATE TABLE kerai_bench.qrels (qid text, docid text, score integer)" \
+    -c "\\copy kerai_bench.qrels FROM '${data}/qrels_test.tsv' WITH (FORMAT csv, DELIMITER E'\\t', HEADER true)"
+  start=$SECONDS
+  psql_b -d "$db" -A -F ' ' -f scripts/bench/scifact_answers.sql | sed -n 2p | {
+    read -r n relevant fragments
+    printf '    kerai.answer (extractive), %s queries in %s s: first cited passage relevant %s (goal >= 0.75); first sentence a heading or navigation fragment %s (goal 0)\n' \
+      "$n" "$((SECONDS - start))" "$relevant" "$fragments"
+  }
 fi
 
 if [[ " $parts " == *" latency "* ]]; then

@@ -5,7 +5,8 @@
 //! among the passages' sentences (a word every sentence has says little), divided by a gentle
 //! length penalty, plus a small bonus for the better-ranked passage. Words are compared by a
 //! crude stem (lower case, at most six letters), so "regulator" meets "regulators". Sentences
-//! scoring under [`RELATIVE_FLOOR`] of the best are left out.
+//! scoring under [`RELATIVE_FLOOR`] of the best are left out. Only paragraphs and list items
+//! answer: headings, tables, navigation and reference-list entries never do.
 
 use crate::retrieval::chunk::sentences::sentences;
 use std::collections::{HashMap, HashSet};
@@ -50,6 +51,80 @@ fn is_sentence(s: &str) -> bool {
     words >= 5 && t.chars().count() <= 800
 }
 
+/// The blocks of a passage that can answer: its paragraphs and list items, without headings,
+/// tables, navigation (a block mostly made of links or separated by `|`, `·`, `»`) or
+/// bibliography entries. Blocks are separated by blank lines, headings and list markers.
+fn answer_blocks(text: &str) -> Vec<String> {
+    let mut blocks: Vec<String> = Vec::new();
+    let mut cur = String::new();
+    let flush = |cur: &mut String, blocks: &mut Vec<String>| {
+        let b = cur.trim();
+        if !b.is_empty() && !is_navigation(b) && !is_bibliography_entry(b) {
+            blocks.push(b.to_string());
+        }
+        cur.clear();
+    };
+    for line in text.lines() {
+        let t = line.trim();
+        let list_item = t.starts_with(['-', '*', '+']) && t[1..].starts_with(' ')
+            || t.split_once(". ").is_some_and(|(n, _)| {
+                !n.is_empty() && n.len() <= 3 && n.bytes().all(|b| b.is_ascii_digit())
+            });
+        if t.is_empty() || t.starts_with('#') || t.starts_with('|') || list_item {
+            flush(&mut cur, &mut blocks);
+            if t.starts_with('#') || t.starts_with('|') {
+                continue;
+            }
+        }
+        cur.push_str(t);
+        cur.push('\n');
+    }
+    flush(&mut cur, &mut blocks);
+    blocks
+}
+
+/// A block that is navigation rather than prose: most of its text is link text, or it is a
+/// row of short items between separators (`Home | About | Contact`).
+fn is_navigation(block: &str) -> bool {
+    let total = block.chars().filter(|c| c.is_alphanumeric()).count();
+    if total == 0 {
+        return true;
+    }
+    let mut linked = 0;
+    let mut rest = block;
+    while let Some(open) = rest.find('[') {
+        let after = &rest[open + 1..];
+        let Some(close) = after.find("](") else { break };
+        linked += after[..close]
+            .chars()
+            .filter(|c| c.is_alphanumeric())
+            .count();
+        rest = &after[close + 2..];
+    }
+    let separators = block.matches(['|', '·', '»', '›']).count();
+    linked * 2 > total || separators >= 3 && separators * 12 > block.split_whitespace().count()
+}
+
+/// A block that is one entry of a reference list: authors and a year, and at least two of
+/// container, volume, pages, publisher and an identifier, as [`crate::references`] reads it.
+fn is_bibliography_entry(block: &str) -> bool {
+    if block.len() > 1_000 {
+        return false;
+    }
+    let r = crate::references::parse_reference(block);
+    let parts = [
+        r.container.is_some(),
+        r.volume.is_some(),
+        r.pages.is_some(),
+        r.publisher.is_some(),
+        r.doi.is_some() || r.url.is_some() || r.arxiv.is_some() || r.isbn.is_some(),
+    ]
+    .iter()
+    .filter(|&&x| x)
+    .count();
+    !r.authors.is_empty() && r.year.is_some() && parts >= 2
+}
+
 /// Up to `max` sentences of `passages` (best-ranked first) that answer `question`, best
 /// first. Empty when no sentence shares a content word with the question.
 pub fn best_sentences(question: &str, passages: &[&str], max: usize) -> Vec<Picked> {
@@ -59,7 +134,7 @@ pub fn best_sentences(question: &str, passages: &[&str], max: usize) -> Vec<Pick
     }
     let mut candidates: Vec<(usize, String, HashSet<String>)> = Vec::new();
     for (p, text) in passages.iter().enumerate() {
-        for s in sentences(text) {
+        for s in answer_blocks(text).iter().flat_map(|b| sentences(b)) {
             // Markdown markers and line breaks inside a sentence are not part of its words.
             let clean = s
                 .split_whitespace()
@@ -169,6 +244,20 @@ mod tests {
             "{p:?}"
         );
         assert!(render(&p).ends_with("that system. [2]"));
+    }
+
+    #[test]
+    fn headings_navigation_and_references_do_not_answer() {
+        let passages = [
+            "## How the brain predicts its inputs\n\nWhere to go next: [Predictive coding](/pc) | [The brain as a predictor](/brain) | [Inputs and predictions](/inputs)",
+            "- [How the brain predicts](/a)\n- [Its inputs](/b)\n- [Brain predicts inputs](/c)",
+            "Friston, K. (2005). A theory of cortical responses: how the brain predicts its inputs. Philosophical Transactions of the Royal Society B, 360(1456), 815-836.",
+            "In predictive coding, the brain predicts its sensory inputs and passes on only the errors of those predictions.\n\nSmith (2010) showed that the brain learns these predictions from experience.",
+        ];
+        let p = best_sentences("how does the brain predict its inputs", &passages, 3);
+        assert!(!p.is_empty());
+        assert!(p.iter().all(|x| x.passage == 3), "{p:?}");
+        assert!(p[0].sentence.starts_with("In predictive coding"), "{p:?}");
     }
 
     #[test]
