@@ -59,7 +59,7 @@ fn answer_blocks(text: &str) -> Vec<String> {
     let mut cur = String::new();
     let flush = |cur: &mut String, blocks: &mut Vec<String>| {
         let b = cur.trim();
-        if !b.is_empty() && !is_navigation(b) && !is_bibliography_entry(b) {
+        if !b.is_empty() && !is_heading(b) && !is_navigation(b) && !is_bibliography_entry(b) {
             blocks.push(b.to_string());
         }
         cur.clear();
@@ -81,6 +81,15 @@ fn answer_blocks(text: &str) -> Vec<String> {
     }
     flush(&mut cur, &mut blocks);
     blocks
+}
+
+/// A block that is a heading: one line of at most 20 words that does not end a sentence
+/// (chunk text keeps headings as plain lines: `Where to go next`, a paper's title).
+fn is_heading(block: &str) -> bool {
+    let t = block.trim_end_matches(['*', '_', ' ']);
+    !t.contains('\n')
+        && t.split_whitespace().count() <= 20
+        && !t.ends_with(['.', '!', '?', ':', ';', '"', '\u{201D}', ')'])
 }
 
 /// A block that is navigation rather than prose: most of its text is link text, or it is a
@@ -105,11 +114,30 @@ fn is_navigation(block: &str) -> bool {
     linked * 2 > total || separators >= 3 && separators * 12 > block.split_whitespace().count()
 }
 
-/// A block that is one entry of a reference list: authors and a year, and at least two of
-/// container, volume, pages, publisher and an identifier, as [`crate::references`] reads it.
+/// A block that is one entry of a reference list: a short line around a DOI, URL or arXiv id,
+/// or authors and a year with at least two of container, volume, pages, publisher and an
+/// identifier, as [`crate::references`] reads it.
 fn is_bibliography_entry(block: &str) -> bool {
     if block.len() > 1_000 {
         return false;
+    }
+    // A short line around a DOI, URL or arXiv id is a pointer to a work, not prose:
+    // `The free-energy principle: a unified brain theory? doi:10.1038/nrn2787`.
+    let ids = crate::citations::identifier_spans(block);
+    if !ids.is_empty() {
+        let mut outside = String::new();
+        let mut pos = 0;
+        for f in &ids {
+            if f.start >= pos {
+                outside.push_str(&block[pos..f.start]);
+                outside.push(' ');
+                pos = f.end;
+            }
+        }
+        outside.push_str(&block[pos.min(block.len())..]);
+        if outside.split_whitespace().count() <= 15 {
+            return true;
+        }
     }
     let r = crate::references::parse_reference(block);
     let parts = [
