@@ -3,13 +3,18 @@
 //!
 //! A sentence scores by the question's words it contains, each weighted by how rare it is
 //! among the passages' sentences (a word every sentence has says little), divided by a gentle
-//! length penalty, plus a small bonus for the better-ranked passage. Words are compared by a
-//! crude stem (lower case, at most six letters), so "regulator" meets "regulators". Sentences
-//! scoring under [`RELATIVE_FLOOR`] of the best are left out. Only paragraphs and list items
-//! answer: headings, tables, navigation and reference-list entries never do.
+//! length penalty and discounted by the rank of its passage ([`RANK_WEIGHT`]): retrieval's
+//! order is evidence too. Words are compared by a crude stem (lower case, at most six
+//! letters), so "regulator" meets "regulators". Sentences scoring under [`RELATIVE_FLOOR`] of
+//! the best are left out. Only paragraphs and list items answer: headings, tables, navigation
+//! and reference-list entries never do.
 
 use crate::retrieval::chunk::sentences::sentences;
 use std::collections::{HashMap, HashSet};
+
+/// How much a passage's rank discounts its sentences: the n-th passage (0-based) scores
+/// `1 / (1 + RANK_WEIGHT * n)` of the same sentence in the first.
+pub const RANK_WEIGHT: f64 = 0.25;
 
 /// A sentence must score at least this share of the best one to join the answer.
 pub const RELATIVE_FLOOR: f64 = 0.6;
@@ -197,7 +202,7 @@ pub fn best_sentences(question: &str, passages: &[&str], max: usize) -> Vec<Pick
                 return None;
             }
             let words = s.split_whitespace().count() as f64;
-            let score = hit / (1.0 + 0.01 * words) + 0.05 / (1.0 + *p as f64);
+            let score = hit / (1.0 + 0.01 * words) / (1.0 + RANK_WEIGHT * *p as f64);
             Some(Picked {
                 passage: *p,
                 sentence: s.clone(),
