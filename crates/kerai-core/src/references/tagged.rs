@@ -35,7 +35,7 @@ fn first<'a>(text: &'a str, runs: &[Run], label: Label) -> Option<&'a str> {
 /// Drops a leading label word (`Vol.`, `pp.`, `No.`) from a locator.
 fn strip_label<'a>(s: &'a str, labels: &[&str]) -> &'a str {
     let t = s.trim();
-    let lower = t.to_lowercase();
+    let lower = t.to_ascii_lowercase();
     for l in labels {
         if let Some(rest) = lower.strip_prefix(l) {
             let rest_t = &t[t.len() - rest.len()..];
@@ -113,7 +113,7 @@ pub fn read(text: &str, runs: &[Run]) -> Tagged {
     if let Some(v) = first(text, runs, Label::Volume) {
         // AnyStyle's convention labels the whole locator as volume: `vol. 20, no. 5`, `44(4)`.
         let v = strip_label(v, VOLUME_LABELS);
-        let lower = v.to_lowercase();
+        let lower = v.to_ascii_lowercase();
         let split = [
             ", no", " no.", " no ", ", n°", " n°", ", issue", ", nr", ", heft",
         ]
@@ -167,6 +167,47 @@ pub fn merge(r: &mut super::Reference, t: &Tagged, fields: &[&str]) {
             "publisher" => r.publisher = t.publisher.clone(),
             "location" => r.location = t.location.clone(),
             _ => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(text: &str, label: Label, part: &str) -> Run {
+        let start = text.find(part).expect("part in text");
+        Run {
+            label,
+            start,
+            end: start + part.len(),
+        }
+    }
+
+    #[test]
+    fn locators_are_read_without_their_labels() {
+        let text = "Vol. 39, No. 9, pp. 1175 - 1185";
+        let t = read(
+            text,
+            &[
+                run(text, Label::Volume, "Vol. 39, No. 9"),
+                run(text, Label::Pages, "pp. 1175"),
+            ],
+        );
+        assert_eq!(
+            (t.volume.as_deref(), t.issue.as_deref(), t.pages.as_deref()),
+            (Some("39"), Some("9"), Some("1175-1185"))
+        );
+    }
+
+    #[test]
+    fn letters_that_lowercase_longer_do_not_shift_offsets() {
+        // `İ` lowercases to two characters: offsets must come from the text itself.
+        for part in ["vol İİİİ(2)", "İİ, no İ", "pp İİİİ 1-2", "V İ"] {
+            let text = format!("x {part} y");
+            for label in [Label::Volume, Label::Issue, Label::Pages] {
+                let _ = read(&text, &[run(&text, label, part)]);
+            }
         }
     }
 }

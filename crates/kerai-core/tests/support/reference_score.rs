@@ -132,7 +132,7 @@ pub fn gold_first_family(raw: &str) -> Option<String> {
 /// Strips a leading label word (`Vol. 3`, `pp. 12-19`, `No. 4`) from a locator value.
 fn strip_label<'a>(s: &'a str, labels: &[&str]) -> &'a str {
     let t = s.trim();
-    let lower = t.to_lowercase();
+    let lower = t.to_ascii_lowercase();
     for l in labels {
         if let Some(rest) = lower.strip_prefix(l) {
             // A label is a whole word: `pp. 5`, `Vol 3`, `S. 12`, not the `p` of `p12a`.
@@ -190,7 +190,7 @@ fn gold_volume_issue(fields: &Value, row: &Value) -> (Option<String>, Option<Str
             Some(v[i + 1..].trim_end_matches([')', '.', ',', ' '])),
         ),
         None => {
-            let lower = v.to_lowercase();
+            let lower = v.to_ascii_lowercase();
             match [", no", " no.", " no ", ", issue", ", nr"]
                 .iter()
                 .filter_map(|sep| lower.find(sep))
