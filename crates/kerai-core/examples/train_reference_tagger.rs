@@ -2,7 +2,7 @@
 //! `crates/kerai-core/models/reference_tagger.bin.gz`.
 //!
 //! ```text
-//! cargo run --release -p kerai-core --example train_reference_tagger [-- --epochs N] [--dry-run]
+//! cargo run --release -p kerai-core --example train_reference_tagger [-- [--epochs N] [--dry-run] [--inspect]]
 //! ```
 //!
 //! Training data: AnyStyle's core set and GROBID's citation corpus (`suites/citations/`), all

@@ -76,6 +76,34 @@ fn push(sc: &mut Scanned, c: char, raw_end: usize) {
     }
 }
 
+/// Whether the first word of the next line goes on with a DOI cut by the line break: it
+/// starts with a letter or digit (after a `.`, not a capital: that opens a sentence), holds a
+/// digit or a DOI separator (`cell.2009.01.042`, `2728(89)90006-4`, `nrn2787`), and is not an
+/// entry number (`2.`, `3)`, `[4]`) or a year.
+fn continues_doi(token: &str, after_dot: bool) -> bool {
+    let Some(first) = token.chars().next() else {
+        return false;
+    };
+    let starts = if after_dot {
+        first.is_ascii_lowercase() || first.is_ascii_digit()
+    } else {
+        first.is_ascii_alphanumeric()
+    };
+    let digits = token.bytes().take_while(u8::is_ascii_digit).count();
+    let numbered = (1..=3).contains(&digits)
+        && matches!(
+            token.as_bytes().get(digits),
+            Some(b'.' | b')' | b']') | None
+        )
+        && token.len() <= digits + 1;
+    let year =
+        digits == 4 && token.len() <= 5 && (token.starts_with("19") || token.starts_with("20"));
+    let doi_like = token
+        .chars()
+        .any(|c| c.is_ascii_digit() || matches!(c, '.' | '/' | '-' | '(' | '_' | ';'));
+    starts && doi_like && !numbered && !year
+}
+
 /// Reads suffix characters from `i` until a character no DOI suffix holds.
 fn scan_suffix(text: &str, i: usize) -> Scanned {
     let b = text.as_bytes();
@@ -134,18 +162,14 @@ fn scan_suffix(text: &str, i: usize) -> Scanned {
             c if c.is_whitespace()
                 && (sc.decoded.is_empty() || sc.decoded.ends_with(['-', '/', '.', '_'])) =>
             {
-                let gap = text[k..limit]
+                // Measured on the rest of the text: `limit` may fall inside a character.
+                let rest = &text[k..];
+                let gap = rest
                     .find(|x: char| !x.is_whitespace())
-                    .unwrap_or(limit - k);
-                let ws = &text[k..k + gap];
-                let breaks = ws.matches('\n').count();
-                let next = text[k + gap..].chars().next();
-                // After a `.` the next line must not open a sentence: `j.` / `cell.2009`.
-                let ok = if sc.decoded.ends_with('.') {
-                    next.is_some_and(|x| x.is_ascii_lowercase() || x.is_ascii_digit())
-                } else {
-                    next.is_some_and(|x| x.is_ascii_alphanumeric())
-                };
+                    .unwrap_or(rest.len());
+                let breaks = rest[..gap].matches('\n').count();
+                let token = rest[gap..].split_whitespace().next().unwrap_or("");
+                let ok = gap <= 64 && continues_doi(token, sc.decoded.ends_with('.'));
                 if breaks != 1 || !ok {
                     break;
                 }
@@ -389,6 +413,28 @@ mod tests {
     }
 
     #[test]
+    fn text_in_other_scripts_after_a_doi() {
+        for tail in [
+            "Дальше идёт текст статьи. ",
+            "я",
+            "日本語のテキスト。",
+            "é ",
+        ] {
+            for head in [
+                "doi:10.1038/nrn2787. ",
+                "doi: 10.1038/ ",
+                "10.1038/x- ",
+                "10.1038/x_\n",
+            ] {
+                for n in 0..80 {
+                    let text = format!("{head}{}", tail.repeat(n));
+                    let _ = find_dois(&text);
+                }
+            }
+        }
+    }
+
+    #[test]
     fn dois_broken_across_lines() {
         for (text, doi) in [
             (
@@ -406,6 +452,13 @@ mod tests {
             ),
             ("doi:10.1038/nrn2787/\n\nNew paragraph", "10.1038/nrn2787"),
             ("doi:10.1038/nrn2787 and\nmore", "10.1038/nrn2787"),
+            (
+                "doi:10.1038/nrn2787.\n2. Smith J. Title.",
+                "10.1038/nrn2787",
+            ),
+            ("doi:10.1038/nrn2787/\n2) Smith J.", "10.1038/nrn2787"),
+            ("doi:10.1038/nrn2787.\n2010. Next", "10.1038/nrn2787"),
+            ("doi:10.1038/nrn2787.\nin which we", "10.1038/nrn2787"),
         ] {
             assert_eq!(first(text).as_deref(), Some(doi), "{text:?}");
         }

@@ -39,7 +39,8 @@ fn strip_label<'a>(s: &'a str, labels: &[&str]) -> &'a str {
     for l in labels {
         if let Some(rest) = lower.strip_prefix(l) {
             let rest_t = &t[t.len() - rest.len()..];
-            if rest_t.starts_with(['.', ' ']) || rest_t.starts_with(|c: char| c.is_ascii_digit()) {
+            // A label is a word: `pp. 12`, `Vol 3`, not the `S` of `S08002`.
+            if rest_t.starts_with(['.', ' ']) {
                 return rest_t.trim_start_matches(['.', ' ', ':']);
             }
         }
@@ -60,7 +61,7 @@ fn compact(s: &str) -> Option<String> {
 }
 
 static PAGE_LABEL_RE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(?:pp?|pages?|pg|s)\.?\s*\d").unwrap_or_else(|e| unreachable!("{e}"))
+    Regex::new(r"(?i)\b(?:pp?|pages?|pg|s)(?:\.\s*|\s+)\d").unwrap_or_else(|e| unreachable!("{e}"))
 });
 static RANGE_TAIL_RE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"^\s*[-–—]+\s*[A-Za-z]?\d+").unwrap_or_else(|e| unreachable!("{e}"))
@@ -102,6 +103,7 @@ pub fn read(text: &str, runs: &[Run]) -> Tagged {
         .filter(|r| r.label == Label::Date)
         .find_map(|r| year_candidates(&text[r.start..r.end]).into_iter().next())
         .map(|y| (y.year, y.suffix));
+    let tidy = |s: &str| tidy(&super::collapse_ws(s));
     t.title = first(text, runs, Label::Title).and_then(tidy);
     t.container = first(text, runs, Label::Container).and_then(|c| {
         let c = ["In: ", "in: ", "In ", "in "]
@@ -147,7 +149,9 @@ pub fn read(text: &str, runs: &[Run]) -> Tagged {
     t
 }
 
-/// Puts the tagger's value of each field in `fields` into `r`, where the tagger found one.
+/// Puts the tagger's value of each field in `fields` into `r`. Authors, editors and year are
+/// taken only where the tagger found them; the other fields take the tagger's reading even
+/// when it found none (that is the mix the figures in `docs/benchmarks.md` measure).
 pub fn merge(r: &mut super::Reference, t: &Tagged, fields: &[&str]) {
     for f in fields {
         match *f {
@@ -198,6 +202,22 @@ mod tests {
             (t.volume.as_deref(), t.issue.as_deref(), t.pages.as_deref()),
             (Some("39"), Some("9"), Some("1175-1185"))
         );
+    }
+
+    #[test]
+    fn page_prefixes_are_not_labels() {
+        for (part, pages) in [
+            ("S08002", "S08002"),
+            ("S1–S4", "S1–S4"),
+            ("pp. 12-19", "12-19"),
+        ] {
+            let text = format!("x {part} y");
+            let t = read(&text, &[run(&text, Label::Pages, part)]);
+            assert_eq!(t.pages.as_deref(), Some(pages), "{part}");
+        }
+        let text = "Journal of\n   Things";
+        let t = read(text, &[run(text, Label::Container, text)]);
+        assert_eq!(t.container.as_deref(), Some("Journal of Things"));
     }
 
     #[test]

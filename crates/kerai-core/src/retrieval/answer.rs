@@ -6,8 +6,9 @@
 //! length penalty and discounted by the rank of its passage ([`RANK_WEIGHT`]): retrieval's
 //! order is evidence too. Words are compared by a crude stem (lower case, at most six
 //! letters), so "regulator" meets "regulators". Sentences scoring under [`RELATIVE_FLOOR`] of
-//! the best are left out. Only paragraphs and list items answer: headings, tables, navigation
-//! and reference-list entries never do.
+//! the best are left out. Headings, tables, navigation and reference-list entries never give
+//! a sentence. Chunk text keeps a heading as a short line with no sentence end, so a list
+//! item written the same way (no full stop) is left out too.
 
 use crate::retrieval::chunk::sentences::sentences;
 use std::collections::{HashMap, HashSet};
@@ -104,16 +105,19 @@ fn is_navigation(block: &str) -> bool {
     if total == 0 {
         return true;
     }
+    // Link text is `[text](url)`: the first `]` after a `[`, with `(` right after it.
     let mut linked = 0;
     let mut rest = block;
     while let Some(open) = rest.find('[') {
         let after = &rest[open + 1..];
-        let Some(close) = after.find("](") else { break };
-        linked += after[..close]
-            .chars()
-            .filter(|c| c.is_alphanumeric())
-            .count();
-        rest = &after[close + 2..];
+        let Some(close) = after.find(']') else { break };
+        if after[close + 1..].starts_with('(') {
+            linked += after[..close]
+                .chars()
+                .filter(|c| c.is_alphanumeric())
+                .count();
+        }
+        rest = &after[close + 1..];
     }
     let separators = block.matches(['|', '·', '»', '›']).count();
     linked * 2 > total || separators >= 3 && separators * 12 > block.split_whitespace().count()
@@ -144,7 +148,8 @@ fn is_bibliography_entry(block: &str) -> bool {
             return true;
         }
     }
-    let r = crate::references::parse_reference(block);
+    // The rules alone: enough to tell an entry, and no model to load for an answer.
+    let r = crate::references::parse_by_rules(block);
     let parts = [
         r.container.is_some(),
         r.volume.is_some(),
@@ -291,6 +296,16 @@ mod tests {
         assert!(!p.is_empty());
         assert!(p.iter().all(|x| x.passage == 3), "{p:?}");
         assert!(p[0].sentence.starts_with("In predictive coding"), "{p:?}");
+    }
+
+    #[test]
+    fn a_citation_marker_before_a_link_is_not_navigation() {
+        assert!(!is_navigation(
+            "In predictive coding [1], the brain predicts its inputs; see [Friston](/f)."
+        ));
+        assert!(is_navigation(
+            "[Home](/) [About us](/about) [Contact](/contact)"
+        ));
     }
 
     #[test]

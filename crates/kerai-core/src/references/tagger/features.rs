@@ -50,11 +50,10 @@ pub fn tokenize(s: &str) -> Vec<Token> {
         if c.is_alphanumeric() {
             // A capital glued to a number is two tokens: `D76` (series and volume), `S08002`.
             if let Some(a) = run {
-                let head = &s[a..i];
-                if c.is_ascii_digit()
-                    && head.chars().count() == 1
-                    && head.starts_with(|h: char| h.is_uppercase())
-                {
+                let mut head = s[a..i].chars();
+                let single_capital =
+                    matches!((head.next(), head.next()), (Some(h), None) if h.is_uppercase());
+                if c.is_ascii_digit() && single_capital {
                     out.push(Token { start: a, end: i });
                     run = Some(i);
                     continue;

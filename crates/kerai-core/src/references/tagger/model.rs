@@ -7,7 +7,7 @@ use std::io::Read;
 
 use super::{Label, LABELS};
 
-/// The share of the largest weight under which a bucket is not stored.
+/// The share of the largest weight at or under which a bucket is not stored.
 pub const PRUNE: f32 = 0.01;
 
 fn prune() -> f32 {
@@ -87,7 +87,8 @@ impl Model {
             }
         }
         let rows = u32_of(&mut b)? as usize;
-        m.weights.reserve(rows);
+        // A damaged file may claim any count: reserve no more than its bytes can hold.
+        m.weights.reserve(rows.min(b.len() / (8 + LABELS)));
         for _ in 0..rows {
             let bucket = u32_of(&mut b)?;
             let scale = f32_of(&mut b)?;
@@ -109,12 +110,13 @@ impl Model {
             .values()
             .flat_map(|w| w.iter())
             .fold(0f32, |a, &x| a.max(x.abs()));
+        let floor = max * prune();
         let mut rows: Vec<(u32, f32, [i8; LABELS])> = self
             .weights
             .iter()
             .filter_map(|(&b, w)| {
                 let top = w.iter().fold(0f32, |a, &x| a.max(x.abs()));
-                if top <= max * prune() {
+                if top <= floor {
                     return None;
                 }
                 let scale = top / 127.0;
