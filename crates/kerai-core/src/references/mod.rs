@@ -13,12 +13,15 @@
 //! assert_eq!(r.doi.as_deref(), Some("10.1038/nrn2787"));
 //! ```
 //!
-//! The parser is rule-based: identifiers (DOI, URL, arXiv, ISBN) are cut out first, then the
-//! author list is read from the head (its first name fixes the style), the year is the one
-//! right after the authors, else the first in brackets, else the last; the title follows the
+//! The rules read first: identifiers (DOI, URL, arXiv, ISBN) are cut out, then the author
+//! list is read from the head (its first name fixes the style), the year is the one right
+//! after the authors, else the first in brackets, else the last; the title follows the
 //! authors/year (quoted, or up to the next full stop, or comma in comma-separated styles),
 //! unless what follows is an abbreviated journal with a volume; the container runs from the
-//! title to the first volume/pages/year; `Place: Publisher` is read from the rest.
+//! title to the first volume/pages/year; `Place: Publisher` is read from the rest. Then the
+//! learned [`tagger`] labels every token, with the rules' reading among its features, and
+//! its year, title, container, volume, issue, pages, publisher and place replace the rules'
+//! ([`TAGGED_FIELDS`]); authors and identifiers stay with the rules.
 
 mod fields;
 mod names;
