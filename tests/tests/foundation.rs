@@ -28,3 +28,23 @@ fn cli_names_an_unreachable_database_and_exits_2() {
     );
     assert!(out.stderr.contains("hint:"), "{}", out.stderr);
 }
+
+#[test]
+fn cli_says_why_the_server_refused_a_connection() {
+    let db = TestDb::new("foundation_refused");
+    let url = kerai_e2e::run::as_role(&db.url, "no_such_login_role");
+    let out = kerai(&url, &["status"]);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    // The server's own reason, not a bare "db error", and what to fix.
+    assert!(
+        out.stderr
+            .contains("role \"no_such_login_role\" does not exist"),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        out.stderr.contains("check the role and database"),
+        "{}",
+        out.stderr
+    );
+}

@@ -2,7 +2,7 @@
 //! (`kerai_jobs` for site jobs, `kerai_crawl` for the citation loop), and reconnection with
 //! backoff for the long-running commands.
 
-use super::{connect as connect_checked, message, redact};
+use super::{connect as connect_checked, message};
 use crate::exit::Failure;
 use futures_util::StreamExt;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -22,12 +22,7 @@ pub async fn connect(url: &str, channel: &str) -> Result<Listening, Failure> {
     let client = connect_checked(url).await?;
     let (listener, mut connection) = tokio_postgres::connect(url, tokio_postgres::NoTls)
         .await
-        .map_err(|e| {
-            Failure::critical(format!(
-                "cannot connect to the database {}: {e}",
-                redact(url)
-            ))
-        })?;
+        .map_err(|e| super::connect_failure(url, &e))?;
     let (tx, notes) = tokio::sync::mpsc::unbounded_channel();
     tokio::spawn(async move {
         let mut stream = futures_util::stream::poll_fn(move |cx| connection.poll_message(cx));

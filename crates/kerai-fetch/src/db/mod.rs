@@ -35,13 +35,9 @@ pub async fn address_guard(client: &Client) -> Result<AddressGuard, String> {
 }
 
 pub async fn connect(url: &str) -> Result<Client, Failure> {
-    let (client, connection) = tokio_postgres::connect(url, NoTls).await.map_err(|e| {
-        Failure::critical(format!(
-            "cannot connect to the database {}: {e}",
-            redact(url)
-        ))
-        .with_hint("start it with `make demo`, or pass --database-url / set DATABASE_URL")
-    })?;
+    let (client, connection) = tokio_postgres::connect(url, NoTls)
+        .await
+        .map_err(|e| connect_failure(url, &e))?;
     tokio::spawn(async move {
         if let Err(e) = connection.await {
             eprintln!("kerai: database connection closed: {}", message(&e));
@@ -93,6 +89,23 @@ pub fn redact(url: &str) -> String {
 }
 
 /// The message of a database error, with Postgres's hint when it gave one.
+/// Why a connection failed, with what to do: a server that answered and refused (no such
+/// role or database, authentication) needs the URL fixed; one that did not answer, started.
+pub fn connect_failure(url: &str, e: &tokio_postgres::Error) -> Failure {
+    let f = Failure::critical(format!(
+        "cannot connect to the database {}: {}",
+        redact(url),
+        message(e)
+    ));
+    if e.as_db_error().is_some() {
+        f.with_hint(
+            "the server refused: check the role and database the URL names (and pg_hba.conf)",
+        )
+    } else {
+        f.with_hint("start it with `make demo`, or pass --database-url / set DATABASE_URL")
+    }
+}
+
 pub fn message(e: &tokio_postgres::Error) -> String {
     match e.as_db_error() {
         Some(db) => match db.hint() {
