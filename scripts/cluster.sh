@@ -5,6 +5,8 @@
 #   cluster.sh fresh NAME PORT [CRON_DB]    stop, delete, create, start
 #   cluster.sh restart NAME PORT [CRON_DB]
 #   cluster.sh running NAME                 exit 0 when running
+# With KERAI_PRELOAD_FIRST=LIB, LIB is preloaded first (Citus must be); KERAI_EXTRA_CONF holds
+# more settings, one per line.
 # With KERAI_SUPERVISE=/path/to/kerai, kerai is preloaded too, with kerai.autostart = on and
 # kerai.fetcher_path set to it: kerai.start_crawler() works, and comes back after a restart.
 set -euo pipefail
@@ -54,8 +56,12 @@ create() {
 
 conf_text() {
   local preload="'pg_cron'" supervise=""
+  # Citus must come first in the list (scripts/citus.sh sets KERAI_PRELOAD_FIRST=citus).
+  if [ -n "${KERAI_PRELOAD_FIRST:-}" ]; then
+    preload="'${KERAI_PRELOAD_FIRST},pg_cron'"
+  fi
   if [ -n "${KERAI_SUPERVISE:-}" ]; then
-    preload="'pg_cron,kerai'"
+    preload="${preload%\'},kerai'"
     supervise="kerai.autostart = on
 kerai.fetcher_path = '${KERAI_SUPERVISE}'"
   fi
@@ -75,6 +81,7 @@ full_page_writes = off
 log_min_messages = warning
 log_min_error_statement = panic
 log_line_prefix = '%m [%p] %q%u@%d '
+${KERAI_EXTRA_CONF:-}
 CONF
 }
 

@@ -4,12 +4,14 @@
 #   2. pgrx test       #[pg_test] functions in a pgrx-managed cluster (run as postgres)
 #   3. pg_regress      golden SQL files in pg_regress/ against the test cluster
 #   4. e2e             tests/ : fetcher + extension + HTTP fixture sites on 127.0.0.1
+#   5. citus           tests/tests/citus.rs on a coordinator and two workers (scripts/citus.sh),
+#                      when Citus is installed or can be built; else one line says why
 # KERAI_TEST_ONLY="cargo regress" runs a subset.
 set -uo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$KERAI_ROOT"
 
-only="${KERAI_TEST_ONLY:-cargo pgrx regress e2e}"
+only="${KERAI_TEST_ONLY:-cargo pgrx regress e2e citus}"
 port="${KERAI_TEST_PGPORT:-28816}"
 results=()
 failed=0
@@ -46,7 +48,7 @@ if wants pgrx; then
     cargo pgrx test "pg${PG_MAJOR}" --runas postgres --pgdata "${pgdata}/data"
 fi
 
-if wants regress || wants e2e; then
+if wants regress || wants e2e || wants citus; then
   say "── installing the extension and starting the test cluster (port ${port})"
   if scripts/install.sh >"${logdir}/install.log" 2>&1 && scripts/cluster.sh fresh test "$port" kerai_cron >>"${logdir}/install.log" 2>&1; then
     cluster_ok=1
@@ -90,6 +92,22 @@ if wants e2e && [ "${cluster_ok:-0}" = 1 ]; then
   export KERAI_BIN="${KERAI_ROOT}/target/debug/kerai"
   run_layer "e2e (tests/)" "${logdir}/e2e.log" '^test result:|^error|panicked|FAILED' \
     bash -c 'cargo build --locked -p kerai-fetch && cargo test --locked -p kerai-e2e -- --test-threads=2'
+fi
+
+if wants citus && [ "${cluster_ok:-0}" = 1 ]; then
+  cport="${KERAI_TEST_CITUS_PORT:-$((port + 30))}"
+  if why="$(scripts/citus.sh available)"; then
+    run_layer "citus (a coordinator and two workers, ports ${cport}-$((cport + 2)))" "${logdir}/citus.log" '^test result:|^error|panicked|FAILED|^kerai: (building|Citus)' \
+      bash -c "scripts/citus.sh build && scripts/citus.sh fresh ${cport} \
+               && KERAI_TEST_DATABASE_URL=postgresql://postgres@127.0.0.1:${cport}/postgres KERAI_BIN='${KERAI_ROOT}/target/debug/kerai' \
+                  cargo build --locked -p kerai-fetch \
+               && KERAI_TEST_DATABASE_URL=postgresql://postgres@127.0.0.1:${cport}/postgres KERAI_BIN='${KERAI_ROOT}/target/debug/kerai' \
+                  cargo test --locked -p kerai-e2e --test citus -- --ignored --test-threads=1"
+    scripts/citus.sh stop >/dev/null 2>&1 || true
+  else
+    say "── citus: skipped: ${why}"
+    results+=("skip  citus (${why})")
+  fi
 fi
 
 if [ "${cluster_ok:-0}" = 1 ] && [ "${KERAI_KEEP_TEST_CLUSTER:-0}" != 1 ]; then

@@ -1,0 +1,110 @@
+//! kerai on a Citus cluster: a coordinator and two workers on loopback (`scripts/citus.sh`).
+//!
+//! `make test` runs these (they are `#[ignore]`d in the plain e2e run) when Citus is
+//! installed or can be built, with `KERAI_TEST_DATABASE_URL` pointing at the coordinator's
+//! `postgres` database, where `scripts/citus.sh start` made citus, vector, pg_trgm and kerai.
+//! This first step checks what everything later stands on: the extension is on every node,
+//! and the whole pipeline (crawl, citation loop, embeddings, search) runs on a Citus
+//! coordinator, its tables not yet distributed (docs/scale-out.md, "Running on Citus").
+
+use kerai_e2e::scholarly::ScholarlyWeb;
+use kerai_e2e::{kerai, repo_root, spawn, wait, Site, TestDb};
+
+fn coordinator() -> TestDb {
+    let db = TestDb::existing("postgres");
+    let citus: Option<String> = db
+        .client()
+        .query_opt(
+            "SELECT extversion FROM pg_extension WHERE extname = 'citus'",
+            &[],
+        )
+        .unwrap()
+        .map(|r| r.get(0));
+    assert!(
+        citus.is_some(),
+        "KERAI_TEST_DATABASE_URL is not a Citus coordinator: run these through `make test` \
+         (scripts/citus.sh start PORT makes one)"
+    );
+    kerai_e2e::db::cli_role(&mut db.client());
+    db
+}
+
+#[test]
+#[ignore = "needs a Citus cluster: make test runs it"]
+fn kerai_is_on_the_coordinator_and_every_worker() {
+    let db = coordinator();
+    let mut c = db.client();
+    let workers: i64 = c
+        .query_one(
+            "SELECT count(*) FROM pg_dist_node WHERE groupid <> 0 AND isactive AND noderole = 'primary'",
+            &[],
+        )
+        .unwrap()
+        .get(0);
+    assert_eq!(workers, 2, "two workers registered");
+    let here: String = c
+        .query_one(
+            "SELECT extversion FROM pg_extension WHERE extname = 'kerai'",
+            &[],
+        )
+        .unwrap()
+        .get(0);
+    let there: Vec<(bool, String)> = c
+        .query(
+            "SELECT success, result FROM run_command_on_workers(
+                 $$SELECT extversion FROM pg_extension WHERE extname = 'kerai'$$) ORDER BY nodeport",
+            &[],
+        )
+        .unwrap()
+        .iter()
+        .map(|r| (r.get(0), r.get(1)))
+        .collect();
+    assert_eq!(there, vec![(true, here.clone()), (true, here)]);
+}
+
+#[test]
+#[ignore = "needs a Citus cluster: make test runs it"]
+fn the_pipeline_runs_on_a_citus_coordinator() {
+    let db = coordinator();
+    let site = Site::start();
+    site.serve_dir(&repo_root().join("examples/site"));
+    let _scholar = ScholarlyWeb::demo(&site, &mut db.client(), "citus@example.org");
+    let out = kerai(
+        &db.url,
+        &[
+            "config",
+            "set",
+            "example",
+            "--base-url",
+            &site.url("/"),
+            "file_types=html,pdf,docx,xlsx",
+            "rate_limit_rps=50",
+        ],
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    db.client()
+        .execute("SELECT kerai.enqueue_job('example')", &[])
+        .unwrap();
+    let out = wait(spawn(&db.url, &["daemon", "--once", "--rate", "0"], &[]));
+    assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
+
+    let status: String =
+        db.one("SELECT status FROM kerai.scrape_jobs ORDER BY scheduled_at DESC LIMIT 1");
+    assert_eq!(status, "COMPLETED", "{}", out.stderr);
+    let pages: i64 = db.one("SELECT count(*) FROM kerai.pages");
+    assert!(pages >= 8, "the example site's pages: {pages}");
+    let cited: i64 = db.one("SELECT count(*) FROM kerai.documents_by_depth WHERE chain_depth > 0");
+    assert!(
+        cited > 0,
+        "the citation loop ingested cited works:\n{}",
+        out.stderr
+    );
+    let waiting: i64 = db.one("SELECT count(*) FROM kerai.chunks WHERE embedding_status <> 'done'");
+    assert_eq!(waiting, 0, "every chunk embedded");
+    let hits: i64 =
+        db.one("SELECT count(*) FROM kerai.search('how does the brain predict its inputs', 5)");
+    assert!(hits > 0, "search finds passages");
+    let counted: i64 = db.one("SELECT kerai.counter('nodes')");
+    let nodes: i64 = db.one("SELECT count(*) FROM kerai.nodes");
+    assert_eq!(counted, nodes, "the counters stay exact");
+}
