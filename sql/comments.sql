@@ -326,7 +326,9 @@ COMMENT ON FUNCTION kerai.answer(text, integer, jsonb) IS
     'those passages, each followed by its passage number `[n]`. Logs the request, the response with its token '
     'counts and the citations (`kerai.ai_requests`, `ai_responses`, `citations`) and returns `{request, answer, '
     'mode, model, prompt_tokens, completion_tokens, citations: [{order, chunk_id, url, version_date, text, '
-    'relevance}]}`: the passages the answer cites, numbered as in its text (all of them when it cites none). '
+    'relevance}]}`: the passages the answer cites, numbered as in its text (all of them when it cites none), '
+    'each `text` a clean span of its passage: the paragraphs that gave the answer''s sentences, else its '
+    'paragraphs and list items, without headings, navigation, tables or reference-list entries. '
     'Errors as `kerai.search`, and `08006` when the chat endpoint fails; every kerai role may call '
     'it (`kerai_reader`).';
 

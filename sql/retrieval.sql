@@ -518,7 +518,8 @@ CREATE INDEX citations_response_idx ON kerai.citations (response_id);
 CREATE INDEX citations_chunk_idx ON kerai.citations (chunk_id);
 
 -- Record an answer: the request, the response, and its citations (in order, with relevance in
--- 0..1). citations: [{chunk_id, relevance_score}]. Returns the request id.
+-- 0..1). citations: [{chunk_id, relevance_score, text}], text being what the citation quotes
+-- (the chunk's whole text when absent). Returns the request id.
 CREATE FUNCTION kerai._record_answer(query text, response text, model text, mode text,
                                      prompt_tokens integer, completion_tokens integer,
                                      citations jsonb, filters jsonb DEFAULT '{}'::jsonb,
@@ -540,7 +541,7 @@ BEGIN
     INSERT INTO kerai.citations (response_id, request_id, chunk_id, relevance_score, citation_order, cited_text,
                                  page_version_id, source_url)
     SELECT resp, req, ch.id, round(least(1, greatest(0, (x.c->>'relevance_score')::numeric)), 4), x.o::integer,
-           ch.content, ch.page_version_id, ch.source_url
+           coalesce(x.c->>'text', ch.content), ch.page_version_id, ch.source_url
       FROM jsonb_array_elements(coalesce(citations, '[]'::jsonb)) WITH ORDINALITY AS x(c, o)
       JOIN kerai.chunks ch ON ch.id = (x.c->>'chunk_id')::uuid;
     RETURN req;

@@ -243,14 +243,16 @@ DECLARE
     req uuid;
 BEGIN
     SELECT coalesce(jsonb_agg(jsonb_build_object('order', o, 'chunk_id', h->>'chunk_id', 'url', h->>'url',
-                                                 'version_date', h->>'version_date', 'text', h->>'content',
+                                                 'version_date', h->>'version_date',
+                                                 'text', coalesce(h->>'span', h->>'content'),
                                                  'relevance', round(((h->>'score')::float8 / top)::numeric, 4))
                               ORDER BY o), '[]'::jsonb)
       INTO cites FROM jsonb_array_elements(hits) WITH ORDINALITY AS x(h, o)
      WHERE cardinality(cited) = 0 OR o = ANY (cited);
     req := kerai._record_answer(query, answer, model, mode, prompt_tokens, completion_tokens,
                                 (SELECT coalesce(jsonb_agg(jsonb_build_object('chunk_id', c->>'chunk_id',
-                                                                              'relevance_score', c->'relevance')
+                                                                              'relevance_score', c->'relevance',
+                                                                              'text', c->>'text')
                                                            ORDER BY (c->>'order')::integer), '[]'::jsonb)
                                    FROM jsonb_array_elements(cites) c),
                                 filters);
@@ -272,22 +274,30 @@ DECLARE
     allowed boolean := kerai._require('kerai_reader', 'kerai.answer');
     hits jsonb := kerai._answer_passages(query, k, filters);
     chat jsonb;
+    picked jsonb;
     text_out text;
 BEGIN
     IF jsonb_array_length(hits) = 0 THEN
         RETURN kerai._answer_result(query, hits, 'No passage in the corpus answers this question.', 'extractive',
                                     'extractive', kerai.count_tokens(query), 0, filters);
     END IF;
+    -- Without a chat model, the sentences that answer best, marked with their passage. Either
+    -- way each citation quotes clean spans of its passage (kerai._answer_spans): the
+    -- paragraphs that answered, else its paragraphs and list items, never a heading,
+    -- navigation or a reference-list entry.
+    picked := kerai._answer_spans(query,
+                  (SELECT array_agg(h->>'content' ORDER BY o) FROM jsonb_array_elements(hits) WITH ORDINALITY AS x(h, o)),
+                  CASE WHEN coalesce(kerai.setting('chat_base_url') #>> '{}', '') <> '' THEN 0 ELSE 3 END);
+    hits := (SELECT jsonb_agg(h || jsonb_build_object('span', picked->'spans'->>(o::integer - 1)) ORDER BY o)
+               FROM jsonb_array_elements(hits) WITH ORDINALITY AS x(h, o));
     IF coalesce(kerai.setting('chat_base_url') #>> '{}', '') <> '' THEN
         chat := kerai._chat('You answer questions from the passages given, citing them as [n].',
                             kerai._answer_prompt(query, hits));
         RETURN kerai._answer_result(query, hits, chat->>'text', chat->>'model', 'llm',
                                     (chat->>'prompt_tokens')::integer, (chat->>'completion_tokens')::integer, filters);
     END IF;
-    -- The sentences that answer best, marked with their passage; else the best passage.
-    text_out := coalesce(kerai._extractive_answer(query,
-                             (SELECT array_agg(h->>'content' ORDER BY o) FROM jsonb_array_elements(hits) WITH ORDINALITY AS x(h, o))),
-                         left(hits->0->>'content', 600) || ' [1]');
+    -- Else the best passage's first clean span.
+    text_out := coalesce(picked->>'answer', left(hits->0->>'span', 600) || ' [1]');
     RETURN kerai._answer_result(query, hits, text_out, 'extractive', 'extractive', kerai.count_tokens(query),
                                 kerai.count_tokens(text_out), filters);
 END

@@ -36,7 +36,7 @@ pub extern "C-unwind" fn _PG_init() {
 // are read only when the schema is generated, so the imports look unused to other builds.
 #[allow(unused_imports)]
 use {
-    answer::_extractive_answer,
+    answer::{_answer_spans, _extractive_answer},
     chat::_chat,
     chunks::{chunk_document, chunk_id_sql, chunk_text},
     citations::{
@@ -152,7 +152,14 @@ extension_sql_file!(
 extension_sql_file!(
     "../sql/retrieval_search.sql",
     name = "retrieval_search",
-    requires = ["site", "retrieval", _chat, _extractive_answer, count_tokens]
+    requires = [
+        "site",
+        "retrieval",
+        _chat,
+        _extractive_answer,
+        _answer_spans,
+        count_tokens
+    ]
 );
 extension_sql_file!("../sql/ops_partitions.sql", name = "ops_partitions");
 extension_sql_file!(

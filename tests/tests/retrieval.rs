@@ -213,8 +213,10 @@ fn a_crawl_is_chunked_embedded_searched_and_answered() {
     assert_eq!(a.code, 0, "{}", a.stderr);
     assert!(a.stdout.contains("90 minutes"), "{}", a.stdout);
     let today = db.one::<String>("SELECT to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD')");
+    // The citation quotes the paragraph that answered, not its chunk's "Booking" heading.
     assert!(
-        a.stdout.contains("[1] \"")
+        a.stdout
+            .contains("[1] \"Researchers book scanner time through the facilities office.")
             && a.stdout
                 .contains(&format!("Source: {} (scraped {today})", site.url("/lab"))),
         "{}",
@@ -304,6 +306,7 @@ fn a_crawl_is_chunked_embedded_searched_and_answered() {
     let kept: String =
         db.one("SELECT cited_text FROM kerai.citations ORDER BY citation_order LIMIT 1");
     assert!(kept.contains("90 minutes"), "{kept}");
+    assert!(kept.starts_with("Researchers book"), "{kept}");
 }
 
 #[test]

@@ -20,12 +20,14 @@ pub const RANK_WEIGHT: f64 = 0.25;
 /// A sentence must score at least this share of the best one to join the answer.
 pub const RELATIVE_FLOOR: f64 = 0.6;
 
-/// One sentence of the answer and the passage (0-based) it comes from.
+/// One sentence of the answer, the passage (0-based) it comes from, and the paragraph or list
+/// item of that passage that holds it (what a citation quotes).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Picked {
     pub passage: usize,
     pub sentence: String,
     pub score: f64,
+    pub block: String,
 }
 
 const STOPWORDS: &[&str] = &[
@@ -170,25 +172,30 @@ pub fn best_sentences(question: &str, passages: &[&str], max: usize) -> Vec<Pick
     if q.is_empty() || max == 0 {
         return Vec::new();
     }
-    let mut candidates: Vec<(usize, String, HashSet<String>)> = Vec::new();
+    let mut candidates: Vec<(usize, String, HashSet<String>, usize)> = Vec::new();
+    let mut blocks: Vec<String> = Vec::new();
     for (p, text) in passages.iter().enumerate() {
-        for s in answer_blocks(text).iter().flat_map(|b| sentences(b)) {
-            // Markdown markers and line breaks inside a sentence are not part of its words.
-            let clean = s
-                .split_whitespace()
-                .collect::<Vec<_>>()
-                .join(" ")
-                .trim_start_matches(['#', '-', '*', '>', ' '])
-                .to_string();
-            if is_sentence(&clean) {
-                let t = terms(&clean);
-                candidates.push((p, clean, t));
+        for b in answer_blocks(text) {
+            blocks.push(clean_block(&b));
+            let block = blocks.len() - 1;
+            for s in sentences(&b) {
+                // Markdown markers and line breaks inside a sentence are not part of its words.
+                let clean = s
+                    .split_whitespace()
+                    .collect::<Vec<_>>()
+                    .join(" ")
+                    .trim_start_matches(['#', '-', '*', '>', ' '])
+                    .to_string();
+                if is_sentence(&clean) {
+                    let t = terms(&clean);
+                    candidates.push((p, clean, t, block));
+                }
             }
         }
     }
     let n = candidates.len() as f64;
     let mut df: HashMap<&str, usize> = HashMap::new();
-    for (_, _, t) in &candidates {
+    for (_, _, t, _) in &candidates {
         for w in t {
             if q.contains(w) {
                 *df.entry(w.as_str()).or_default() += 1;
@@ -197,7 +204,7 @@ pub fn best_sentences(question: &str, passages: &[&str], max: usize) -> Vec<Pick
     }
     let mut scored: Vec<Picked> = candidates
         .iter()
-        .filter_map(|(p, s, t)| {
+        .filter_map(|(p, s, t, b)| {
             let hit: f64 = t
                 .iter()
                 .filter(|w| q.contains(*w))
@@ -212,6 +219,7 @@ pub fn best_sentences(question: &str, passages: &[&str], max: usize) -> Vec<Pick
                 passage: *p,
                 sentence: s.clone(),
                 score,
+                block: blocks[*b].clone(),
             })
         })
         .collect();
@@ -240,6 +248,49 @@ pub fn best_sentences(question: &str, passages: &[&str], max: usize) -> Vec<Pick
         out.push(c);
     }
     out
+}
+
+/// A block as a citation quotes it: its lines joined, its list marker dropped.
+fn clean_block(block: &str) -> String {
+    let joined = block.split_whitespace().collect::<Vec<_>>().join(" ");
+    let t = joined.trim_start_matches(['-', '*', '+', '>', ' ']);
+    match t.split_once(". ") {
+        Some((n, rest))
+            if !n.is_empty() && n.len() <= 3 && n.bytes().all(|b| b.is_ascii_digit()) =>
+        {
+            rest.to_string()
+        }
+        _ => t.to_string(),
+    }
+}
+
+/// What a citation of each passage quotes: the paragraphs and list items that gave the
+/// answer's sentences, in the order picked; for a passage no sentence came from, all its
+/// paragraphs and list items (no heading, navigation, table or reference-list entry); the
+/// passage as it is only when it has none. One text per passage, blocks separated by a blank
+/// line.
+pub fn citation_spans(picked: &[Picked], passages: &[&str]) -> Vec<String> {
+    passages
+        .iter()
+        .enumerate()
+        .map(|(i, text)| {
+            let mut mine: Vec<&str> = Vec::new();
+            for p in picked.iter().filter(|p| p.passage == i) {
+                if !mine.contains(&p.block.as_str()) {
+                    mine.push(&p.block);
+                }
+            }
+            if !mine.is_empty() {
+                return mine.join("\n\n");
+            }
+            let all: Vec<String> = answer_blocks(text).iter().map(|b| clean_block(b)).collect();
+            if all.is_empty() {
+                text.trim().to_string()
+            } else {
+                all.join("\n\n")
+            }
+        })
+        .collect()
 }
 
 /// How much of the smaller set the two share (0..1).
@@ -296,6 +347,28 @@ mod tests {
         assert!(!p.is_empty());
         assert!(p.iter().all(|x| x.passage == 3), "{p:?}");
         assert!(p[0].sentence.starts_with("In predictive coding"), "{p:?}");
+    }
+
+    #[test]
+    fn citations_quote_the_paragraph_not_the_chunk() {
+        let passages = [
+            "## How the brain predicts its inputs\n\nWhere to go next: [Predictive coding](/pc) | [The brain as a predictor](/brain) | [Inputs and predictions](/inputs)\n\nIn predictive coding, the brain predicts its sensory inputs\nand passes on only the errors of those predictions.\n\nA second paragraph about something else entirely, the weather in spring.",
+            "# Notes\n\n- The cortex is layered, and each layer talks to the next one.\n\n| a | b |\n|---|---|",
+            "| only | a table |",
+        ];
+        let p = best_sentences("how does the brain predict its inputs", &passages, 3);
+        let spans = citation_spans(&p, &passages);
+        assert_eq!(
+            spans[0],
+            "In predictive coding, the brain predicts its sensory inputs and passes on only the errors of those predictions."
+        );
+        // No sentence came from it: its paragraphs and list items, without heading or table.
+        assert_eq!(
+            spans[1],
+            "The cortex is layered, and each layer talks to the next one."
+        );
+        // Nothing but a table: the passage as it is.
+        assert_eq!(spans[2], "| only | a table |");
     }
 
     #[test]
