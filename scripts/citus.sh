@@ -33,9 +33,19 @@ why_not() {
     echo "Citus is not installed and its source ${tarball} is missing (set KERAI_SHARED)"
   elif [ "$(id -u)" != 0 ]; then
     echo "Citus is not installed and building it needs root (it installs into ${pkglib})"
-  elif ! command -v apt-get >/dev/null && ! command -v make >/dev/null; then
-    echo "Citus is not installed and this machine has neither apt-get nor make to build it"
+  elif ! command -v make >/dev/null || ! command -v gcc >/dev/null; then
+    echo "Citus is not installed and building it needs make and gcc (apt-get install build-essential)"
+  elif [ -n "$(missing_deps)" ] && ! command -v apt-get >/dev/null; then
+    echo "Citus is not installed and its build packages ($(missing_deps)) are missing, with no apt-get to install them"
   fi
+}
+
+missing_deps() {
+  local p out=()
+  for p in "${BUILD_DEPS[@]}"; do
+    dpkg -s "$p" >/dev/null 2>&1 || out+=("$p")
+  done
+  echo "${out[*]}"
 }
 
 build() {
@@ -46,10 +56,8 @@ build() {
   local why
   why="$(why_not)"
   [ -z "$why" ] || die "$why"
-  local missing=() p
-  for p in "${BUILD_DEPS[@]}"; do
-    dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
-  done
+  local missing
+  read -r -a missing <<<"$(missing_deps)"
   if [ ${#missing[@]} -gt 0 ]; then
     say "apt-get install ${missing[*]} (Citus's build dependencies)"
     apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null 2>&1 \
@@ -60,7 +68,7 @@ build() {
   rm -rf "$build_dir"
   tar xzf "$tarball" -C "${KERAI_STATE}/build"
   [ -d "$build_dir" ] || die "${tarball} did not unpack to ${build_dir}"
-  say "building Citus ${CITUS_VERSION} from ${tarball} (about 90 s on two cores; log: ${build_log})"
+  say "building Citus ${CITUS_VERSION} from ${tarball} (a few minutes on two cores; log: ${build_log})"
   (cd "$build_dir" && ./configure PG_CONFIG="$PG_CONFIG" && make -j"$(nproc)" && make install) >"$build_log" 2>&1 \
     || { tail -n 30 "$build_log" >&2; die "the Citus build failed; see ${build_log}"; }
   rm -rf "$build_dir"
@@ -125,16 +133,23 @@ add() {
 stop() {
   local n
   for n in $(node_names); do
-    "${KERAI_ROOT}/scripts/cluster.sh" stop "$n"
+    "${KERAI_ROOT}/scripts/cluster.sh" stop "$n" || warn "could not stop ${n}"
   done
 }
 
 # Every node stopped and its directory removed (a cluster for the next test run starts empty).
 remove() {
-  local n
+  local n dir target
   for n in $(node_names); do
-    "${KERAI_ROOT}/scripts/cluster.sh" stop "$n"
-    rm -rf "${KERAI_STATE:?}/${n}" "$(readlink -f "${KERAI_STATE}/${n}" 2>/dev/null || true)"
+    "${KERAI_ROOT}/scripts/cluster.sh" stop "$n" || warn "could not stop ${n}"
+    dir="${KERAI_STATE:?}/${n}"
+    # A node's directory may be a link to /var/tmp (lib.sh pg_owned_dir): remove that too,
+    # and nothing else a link could point at.
+    if [ -L "$dir" ]; then
+      target="$(readlink -f "$dir" || true)"
+      case "$target" in /var/tmp/kerai-*/citus-*) rm -rf "$target" ;; esac
+    fi
+    rm -rf "$dir"
   done
 }
 

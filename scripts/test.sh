@@ -105,6 +105,7 @@ if wants citus && [ "${cluster_ok:-0}" = 1 ]; then
                   cargo test --locked -p kerai-e2e --test citus -- --ignored --test-threads=1"
     scripts/citus.sh stop >/dev/null 2>&1 || true
   else
+    why="${why:-scripts/citus.sh available failed without saying why}"
     say "── citus: skipped: ${why}"
     results+=("skip  citus (${why})")
   fi

@@ -328,7 +328,8 @@ COMMENT ON FUNCTION kerai.answer(text, integer, jsonb) IS
     'mode, model, prompt_tokens, completion_tokens, citations: [{order, chunk_id, url, version_date, text, '
     'relevance}]}`: the passages the answer cites, numbered as in its text (all of them when it cites none), '
     'each `text` a clean span of its passage: the paragraphs that gave the answer''s sentences, else its '
-    'paragraphs and list items, without headings, navigation, tables or reference-list entries. '
+    'paragraphs and list items, without headings, navigation, tables or reference-list entries (the passage '
+    'as it is when it has none of those). '
     'Errors as `kerai.search`, and `08006` when the chat endpoint fails; every kerai role may call '
     'it (`kerai_reader`).';
 

@@ -226,7 +226,8 @@ $$;
 -- kerai.answer returns (kerai answer, with a chat model, calls it too). The citations are the
 -- passages the text cites as [n] (or [n, m]), keeping their numbers, so every number in the
 -- text is in the list and the list holds no passage the text does not cite; a text that cites
--- no passage it was given lists them all.
+-- no passage it was given lists them all. Each quotes its hit's `span` (the paragraphs that
+-- answered), or else a clean span of its passage; the passage as it is when it has none.
 CREATE FUNCTION kerai._answer_result(query text, hits jsonb, answer text, model text, mode text,
                                      prompt_tokens integer, completion_tokens integer, filters jsonb)
 RETURNS jsonb
@@ -241,10 +242,21 @@ DECLARE
          WHERE n::integer BETWEEN 1 AND jsonb_array_length(hits));
     cites jsonb;
     req uuid;
+    spans jsonb;
 BEGIN
+    -- What each citation quotes: a clean span of its passage (kerai._answer_spans), for the
+    -- passages that come without one (a chat answer, the CLI's chat path).
+    IF jsonb_array_length(hits) > 0 AND EXISTS (SELECT 1 FROM jsonb_array_elements(hits) h WHERE NOT h ? 'span') THEN
+        spans := kerai._answer_spans(query,
+                     (SELECT array_agg(h->>'content' ORDER BY o) FROM jsonb_array_elements(hits) WITH ORDINALITY AS x(h, o)),
+                     0)->'spans';
+        hits := (SELECT jsonb_agg(CASE WHEN h ? 'span' THEN h ELSE h || jsonb_build_object('span', spans->>(o::integer - 1)) END
+                                  ORDER BY o)
+                   FROM jsonb_array_elements(hits) WITH ORDINALITY AS x(h, o));
+    END IF;
     SELECT coalesce(jsonb_agg(jsonb_build_object('order', o, 'chunk_id', h->>'chunk_id', 'url', h->>'url',
                                                  'version_date', h->>'version_date',
-                                                 'text', coalesce(h->>'span', h->>'content'),
+                                                 'text', coalesce(nullif(btrim(h->>'span'), ''), h->>'content'),
                                                  'relevance', round(((h->>'score')::float8 / top)::numeric, 4))
                               ORDER BY o), '[]'::jsonb)
       INTO cites FROM jsonb_array_elements(hits) WITH ORDINALITY AS x(h, o)
@@ -281,23 +293,20 @@ BEGIN
         RETURN kerai._answer_result(query, hits, 'No passage in the corpus answers this question.', 'extractive',
                                     'extractive', kerai.count_tokens(query), 0, filters);
     END IF;
-    -- Without a chat model, the sentences that answer best, marked with their passage. Either
-    -- way each citation quotes clean spans of its passage (kerai._answer_spans): the
-    -- paragraphs that answered, else its paragraphs and list items, never a heading,
-    -- navigation or a reference-list entry.
-    picked := kerai._answer_spans(query,
-                  (SELECT array_agg(h->>'content' ORDER BY o) FROM jsonb_array_elements(hits) WITH ORDINALITY AS x(h, o)),
-                  CASE WHEN coalesce(kerai.setting('chat_base_url') #>> '{}', '') <> '' THEN 0 ELSE 3 END);
-    hits := (SELECT jsonb_agg(h || jsonb_build_object('span', picked->'spans'->>(o::integer - 1)) ORDER BY o)
-               FROM jsonb_array_elements(hits) WITH ORDINALITY AS x(h, o));
     IF coalesce(kerai.setting('chat_base_url') #>> '{}', '') <> '' THEN
         chat := kerai._chat('You answer questions from the passages given, citing them as [n].',
                             kerai._answer_prompt(query, hits));
         RETURN kerai._answer_result(query, hits, chat->>'text', chat->>'model', 'llm',
                                     (chat->>'prompt_tokens')::integer, (chat->>'completion_tokens')::integer, filters);
     END IF;
-    -- Else the best passage's first clean span.
-    text_out := coalesce(picked->>'answer', left(hits->0->>'span', 600) || ' [1]');
+    -- The sentences that answer best, marked with their passage, and what each citation quotes
+    -- (kerai._answer_spans: the paragraphs that answered); else the best passage's clean text.
+    picked := kerai._answer_spans(query,
+                  (SELECT array_agg(h->>'content' ORDER BY o) FROM jsonb_array_elements(hits) WITH ORDINALITY AS x(h, o)));
+    hits := (SELECT jsonb_agg(h || jsonb_build_object('span', picked->'spans'->>(o::integer - 1)) ORDER BY o)
+               FROM jsonb_array_elements(hits) WITH ORDINALITY AS x(h, o));
+    text_out := coalesce(picked->>'answer',
+                         left(coalesce(nullif(btrim(hits->0->>'span'), ''), hits->0->>'content'), 600) || ' [1]');
     RETURN kerai._answer_result(query, hits, text_out, 'extractive', 'extractive', kerai.count_tokens(query),
                                 kerai.count_tokens(text_out), filters);
 END

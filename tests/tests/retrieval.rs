@@ -528,11 +528,23 @@ fn answers_and_claims_come_from_a_chat_model_when_one_is_configured() {
         1,
         "the answer cites passage [1] only, so only it is logged as a citation"
     );
+    // The chat path quotes clean spans too: the passage's paragraphs, not its headings.
+    let quoted: String = db.one(
+        "SELECT c.cited_text FROM kerai.citations c JOIN kerai.ai_responses r ON r.id = c.response_id
+          ORDER BY r.created_at DESC LIMIT 1",
+    );
+    assert!(quoted.contains("90 minutes"), "{quoted}");
+    assert!(!quoted.lines().any(|l| l.trim() == "Booking"), "{quoted}");
 
     // From SQL too: the database calls the endpoint itself.
     let sql: Value = db.one("SELECT kerai.answer('How long does a scanner session last?', 2)");
     assert_eq!(sql["mode"], "llm");
     assert_eq!(sql["answer"], "Each scanner session lasts 90 minutes [1].");
+    let text = sql["citations"][0]["text"].as_str().unwrap_or_default();
+    assert!(
+        text.contains("90 minutes") && !text.lines().any(|l| l.trim() == "Booking"),
+        "{text}"
+    );
 
     // LLM claims: validated, stored with their chunk; an invalid answer is logged with its cost.
     let c = kerai_env(&db.url, &["embed", "--claims", "--json"], &env);

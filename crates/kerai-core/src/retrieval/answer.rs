@@ -250,10 +250,17 @@ pub fn best_sentences(question: &str, passages: &[&str], max: usize) -> Vec<Pick
     out
 }
 
-/// A block as a citation quotes it: its lines joined, its list marker dropped.
+/// A block as a citation quotes it: its lines joined, its list or quote markers dropped (a
+/// marker is followed by a space: `-20 °C` and `**Note:**` keep theirs).
 fn clean_block(block: &str) -> String {
     let joined = block.split_whitespace().collect::<Vec<_>>().join(" ");
-    let t = joined.trim_start_matches(['-', '*', '+', '>', ' ']);
+    let mut t = joined.as_str();
+    while let Some(rest) = ["- ", "* ", "+ ", "> "]
+        .iter()
+        .find_map(|m| t.strip_prefix(m))
+    {
+        t = rest;
+    }
     match t.split_once(". ") {
         Some((n, rest))
             if !n.is_empty() && n.len() <= 3 && n.bytes().all(|b| b.is_ascii_digit()) =>
@@ -369,6 +376,17 @@ mod tests {
         );
         // Nothing but a table: the passage as it is.
         assert_eq!(spans[2], "| only | a table |");
+        // Markers come off only when they are markers.
+        assert_eq!(clean_block("- > item one"), "item one");
+        assert_eq!(
+            clean_block("-20 °C is the setting."),
+            "-20 °C is the setting."
+        );
+        assert_eq!(
+            clean_block("**Note:** mind the door."),
+            "**Note:** mind the door."
+        );
+        assert_eq!(clean_block("12. Twelfth step."), "Twelfth step.");
     }
 
     #[test]

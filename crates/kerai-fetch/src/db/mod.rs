@@ -88,24 +88,38 @@ pub fn redact(url: &str) -> String {
     url.to_string()
 }
 
-/// The message of a database error, with Postgres's hint when it gave one.
-/// Why a connection failed, with what to do: a server that answered and refused (no such
-/// role or database, authentication) needs the URL fixed; one that did not answer, started.
+/// Why a connection failed, with what to do: a server that refused the login (no such role
+/// or database, a failed authentication: SQLSTATE class 28 and 3D000) needs the URL fixed;
+/// one that did not answer, or is not ready, needs starting or a moment.
 pub fn connect_failure(url: &str, e: &tokio_postgres::Error) -> Failure {
+    let mut why = message(e);
+    if e.as_db_error().is_none() {
+        // tokio-postgres's own errors keep their cause apart (`authentication error`, then why).
+        if let Some(cause) = std::error::Error::source(e) {
+            let cause = cause.to_string();
+            if !why.contains(&cause) {
+                why = format!("{why}: {cause}");
+            }
+        }
+    }
     let f = Failure::critical(format!(
-        "cannot connect to the database {}: {}",
-        redact(url),
-        message(e)
+        "cannot connect to the database {}: {why}",
+        redact(url)
     ));
-    if e.as_db_error().is_some() {
+    let refused = e.code().is_some_and(|c| {
+        let c = c.code();
+        c.starts_with("28") || c == "3D000"
+    });
+    if refused {
         f.with_hint(
-            "the server refused: check the role and database the URL names (and pg_hba.conf)",
+            "the server refused the login: check the role and database the URL names (and pg_hba.conf)",
         )
     } else {
         f.with_hint("start it with `make demo`, or pass --database-url / set DATABASE_URL")
     }
 }
 
+/// The message of a database error, with Postgres's hint when it gave one.
 pub fn message(e: &tokio_postgres::Error) -> String {
     match e.as_db_error() {
         Some(db) => match db.hint() {
