@@ -6,12 +6,19 @@
 CREATE TEMP TABLE answers AS
 SELECT q.id AS qid, a
   FROM kerai_bench.queries q, LATERAL kerai.answer(q.text) a;
+-- The first sentence is what comes before the first passage marker ` [n]` whose n is a passage
+-- the answer cites: a `[OACs]` or `[14]` inside the text is not one.
 CREATE TEMP TABLE firsts AS
 SELECT qid,
-       (regexp_match(a->>'answer', '\[(\d+)\]'))[1]::integer AS cited,
-       btrim(split_part(a->>'answer', ' [', 1)) AS sentence,
+       mk.n AS cited,
+       btrim(left(a->>'answer', strpos(a->>'answer', ' [' || mk.n || ']') - 1)) AS sentence,
        a->'citations' AS citations
-  FROM answers;
+  FROM answers
+  LEFT JOIN LATERAL (
+       SELECT m[1]::integer AS n
+         FROM regexp_matches(a->>'answer', ' \[(\d{1,6})\]', 'g') WITH ORDINALITY AS x(m, i)
+        WHERE EXISTS (SELECT 1 FROM jsonb_array_elements(a->'citations') c WHERE (c->>'order')::integer = m[1]::integer)
+        ORDER BY i LIMIT 1) mk ON true;
 SELECT count(*) AS answers,
        round(avg(CASE WHEN EXISTS (
                    SELECT 1
