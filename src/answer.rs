@@ -2,7 +2,23 @@
 //! question, each marked with its passage number, for `kerai.answer` without a chat model;
 //! `kerai._answer_spans`: the same answer and what each passage's citation quotes.
 
+use kerai_core::retrieval::answer::{best_sentences, citation_spans, render, Picked};
 use pgrx::prelude::*;
+
+/// The passages as texts (NULL as empty) and the sentences picked from them.
+fn pick(
+    question: &str,
+    passages: Vec<Option<String>>,
+    max_sentences: i32,
+) -> (Vec<String>, Vec<Picked>) {
+    let texts: Vec<String> = passages
+        .into_iter()
+        .map(Option::unwrap_or_default)
+        .collect();
+    let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+    let picked = best_sentences(question, &refs, max_sentences.clamp(0, 20) as usize);
+    (texts, picked)
+}
 
 /// Up to `max_sentences` sentences of `passages` (best-ranked first) with `[n]` after each;
 /// NULL when no sentence shares a content word with the question.
@@ -12,17 +28,8 @@ pub(crate) fn _extractive_answer(
     passages: Vec<Option<String>>,
     max_sentences: default!(i32, 3),
 ) -> Option<String> {
-    let texts: Vec<String> = passages
-        .into_iter()
-        .map(Option::unwrap_or_default)
-        .collect();
-    let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
-    let picked = kerai_core::retrieval::answer::best_sentences(
-        question,
-        &refs,
-        max_sentences.clamp(0, 20) as usize,
-    );
-    (!picked.is_empty()).then(|| kerai_core::retrieval::answer::render(&picked))
+    let (_, picked) = pick(question, passages, max_sentences);
+    (!picked.is_empty()).then(|| render(&picked))
 }
 
 /// `{"answer": text or null, "spans": [text, ...]}`: the extractive answer (as
@@ -35,17 +42,9 @@ pub(crate) fn _answer_spans(
     passages: Vec<Option<String>>,
     max_sentences: default!(i32, 3),
 ) -> pgrx::JsonB {
-    let texts: Vec<String> = passages
-        .into_iter()
-        .map(Option::unwrap_or_default)
-        .collect();
+    let (texts, picked) = pick(question, passages, max_sentences);
     let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
-    let picked = kerai_core::retrieval::answer::best_sentences(
-        question,
-        &refs,
-        max_sentences.clamp(0, 20) as usize,
-    );
-    let spans = kerai_core::retrieval::answer::citation_spans(&picked, &refs);
-    let answer = (!picked.is_empty()).then(|| kerai_core::retrieval::answer::render(&picked));
+    let spans = citation_spans(&picked, &refs);
+    let answer = (!picked.is_empty()).then(|| render(&picked));
     pgrx::JsonB(serde_json::json!({"answer": answer, "spans": spans}))
 }
