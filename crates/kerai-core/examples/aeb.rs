@@ -1,6 +1,6 @@
 //! Runs `html::to_text` on the AEB pages and scores it with the ported metric.
 //!
-//! `cargo run --release -p kerai-core --example aeb -- [--out DIR] [--worst N] [--page ID]`
+//! `cargo run --release -p kerai-core --example aeb -- [--out DIR] [--worst N] [--page ID] [--parser own|html5ever]`
 //! With `--out`, writes `<id>.txt` files that `python3 bench/aeb/score.py DIR` scores.
 //! `--set readability` runs the Readability test pages instead (same format and metric).
 
@@ -23,6 +23,11 @@ fn main() {
     let worst: usize = opt("--worst").and_then(|s| s.parse().ok()).unwrap_or(0);
     let page = opt("--page");
     let set = opt("--set").unwrap_or_else(|| "aeb".into());
+    match opt("--parser").as_deref() {
+        Some("own") => html::dom::set_engine(html::dom::Engine::Own),
+        Some("html5ever") => html::dom::set_engine(html::dom::Engine::Html5ever),
+        _ => {}
+    }
     let gt: serde_json::Value = serde_json::from_str(
         &std::fs::read_to_string(shared_path(&format!("bench/{set}/ground-truth.json"))).unwrap(),
     )

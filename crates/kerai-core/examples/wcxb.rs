@@ -2,7 +2,7 @@
 //! scores it with the benchmark's metric: word-level F1 per page (lower-cased `\w+` tokens as
 //! multisets), averaged over pages, per page type.
 //!
-//! `cargo run --release -p kerai-core --example wcxb -- [--out FILE] [--worst N] [--type T] [--page ID] [--structure]`
+//! `cargo run --release -p kerai-core --example wcxb -- [--out FILE] [--worst N] [--type T] [--page ID] [--structure] [--parser own|html5ever]`
 //!
 //! `--structure` also runs `html::to_markdown` and counts how many of the headings and list
 //! items of the ground truth's `main_content_markdown` come out as headings and list items
@@ -195,6 +195,11 @@ fn main() {
     let only_type = opt("--type");
     let page = opt("--page");
     let with_structure = args.iter().any(|a| a == "--structure");
+    match opt("--parser").as_deref() {
+        Some("own") => html::dom::set_engine(html::dom::Engine::Own),
+        Some("html5ever") => html::dom::set_engine(html::dom::Engine::Html5ever),
+        _ => {}
+    }
     let mut kept: BTreeMap<String, (Kept, Kept)> = BTreeMap::new();
     if page.as_deref().is_some_and(held_out) {
         eprintln!(

@@ -1,25 +1,74 @@
-//! A small, fast, forgiving HTML parser into an arena DOM.
+//! HTML parsed into an arena DOM, [`Document`].
 //!
-//! It tokenizes with `memchr` and builds the tree with the parts of the HTML5 tree-building
-//! rules that change what text lands where: void and raw-text elements, implied end tags
-//! (`<p>`, `<li>`, `<dd>`/`<dt>`, table rows and cells, `<option>`, nested `<a>`, headings),
-//! end tags matched within scope, `<html>`/`<body>` merged, content after `</body>` kept in the
-//! body. It does not do foster parenting or the adoption agency; for text extraction the
-//! difference is rarely visible.
+//! The own parser (`parser.rs`) is small, fast and forgiving. It tokenizes with `memchr` and
+//! builds the tree with the parts of the HTML5 tree-building rules that change what text lands
+//! where: void and raw-text elements, implied end tags (`<p>`, `<li>`, `<dd>`/`<dt>`, table
+//! rows and cells, `<option>`, nested `<a>` and `<button>`, headings), end tags matched within
+//! scope, `<html>`/`<body>` merged, content after `</body>` kept in the body. It does not do
+//! foster parenting or the adoption agency, but it notices markup that needs them, and by
+//! default ([`Engine::Auto`]) such a page is parsed again by html5ever's spec-compliant tree
+//! builder ([`html5`]): every page gets the tree a browser builds.
 //!
-//! Limits (so that any input parses in bounded time and memory): the first
+//! Limits, for both (so that any input parses in bounded time and memory): the first
 //! [`MAX_INPUT_BYTES`] of the input are parsed, at most [`MAX_NODES`] nodes are built, and
 //! elements nested deeper than [`MAX_DEPTH`] are attached to the deepest allowed ancestor.
 //! [`Document::truncated`] tells when a limit cut the input.
 
 mod entities;
 mod entity_table;
-mod parser;
+pub mod html5;
+pub mod parser;
 mod tag;
 
+use std::sync::atomic::{AtomicU8, Ordering};
+
 pub use entities::decode;
-pub use parser::parse;
 pub use tag::Tag;
+
+/// Which tree builder [`parse`] uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Engine {
+    /// The default: the own parser, and html5ever's tree for pages that hold markup the HTML5
+    /// tree builder repairs and the own parser does not ([`parser::parse_checked`]). The spec's
+    /// tree for every page, at about the own parser's speed.
+    Auto,
+    /// html5ever's spec-compliant tree builder ([`html5`]) for every page.
+    Html5ever,
+    /// The own tokenizer and tree builder (`parser.rs`) for every page: no foster parenting,
+    /// no adoption agency.
+    Own,
+}
+
+static ENGINE: AtomicU8 = AtomicU8::new(0);
+
+/// Chooses the tree builder for every later [`parse`] in this process. For measuring them
+/// against each other (the `aeb` and `wcxb` examples' `--parser`); the extension and the
+/// fetcher keep the default.
+pub fn set_engine(engine: Engine) {
+    ENGINE.store(engine as u8, Ordering::Relaxed);
+}
+
+/// The tree builder [`parse`] uses now.
+pub fn engine() -> Engine {
+    match ENGINE.load(Ordering::Relaxed) {
+        1 => Engine::Html5ever,
+        2 => Engine::Own,
+        _ => Engine::Auto,
+    }
+}
+
+/// Parses `input` into a [`Document`] with the chosen [`Engine`]. Never fails: any byte
+/// sequence gives some tree, within the limits below.
+pub fn parse(input: &str) -> Document {
+    match engine() {
+        Engine::Auto => match parser::parse_checked(input) {
+            (_, true) => html5::parse(input),
+            (doc, false) => doc,
+        },
+        Engine::Html5ever => html5::parse(input),
+        Engine::Own => parser::parse(input),
+    }
+}
 
 /// Index of a node in [`Document::nodes`].
 pub type NodeId = u32;

@@ -10,6 +10,14 @@ use super::{
 /// U+0000 characters are dropped, as HTML5 tree construction ignores them in text (so no text
 /// of the document holds one: Postgres text cannot).
 pub fn parse(input: &str) -> Document {
+    parse_checked(input).0
+}
+
+/// [`parse`], and whether the page holds markup that the HTML5 tree builder repairs and this
+/// parser does not: a formatting element (`<b>`, `<a>`, `<font>` ...) closed while another
+/// element opened inside it is still open (the adoption agency), or text or an element other
+/// than a table part placed directly in a table (foster parenting).
+pub fn parse_checked(input: &str) -> (Document, bool) {
     let mut truncated = false;
     let without_nul;
     let mut input = input;
@@ -27,9 +35,10 @@ pub fn parse(input: &str) -> Document {
     }
     let mut b = Builder::new(input.len());
     b.run(input);
+    let repairable = b.repairable;
     let mut doc = b.finish();
     doc.truncated |= truncated;
-    doc
+    (doc, repairable)
 }
 
 struct Builder {
@@ -46,6 +55,8 @@ struct Builder {
     /// Open `<svg>`/`<math>` elements (self-closing `/>` is honoured inside them).
     foreign: usize,
     truncated: bool,
+    /// Markup the HTML5 tree builder would repair was seen (see [`parse_checked`]).
+    repairable: bool,
 }
 
 fn is_ws(c: u8) -> bool {
@@ -74,6 +85,7 @@ impl Builder {
             body: NONE,
             foreign: 0,
             truncated: false,
+            repairable: false,
         }
     }
 
@@ -125,6 +137,12 @@ impl Builder {
     fn add_text(&mut self, text: &str, decode: bool) {
         if text.is_empty() {
             return;
+        }
+        if !self.repairable
+            && self.stack.last().is_some_and(|s| in_table_body(s.1))
+            && !text.bytes().all(is_ws)
+        {
+            self.repairable = true;
         }
         let parent = self.current();
         let last = self.nodes[parent as usize].last_child;
@@ -257,6 +275,29 @@ impl Builder {
             }
             _ => {}
         }
+        if !self.repairable
+            && self.foreign == 0
+            && self.stack.last().is_some_and(|s| in_table_body(s.1))
+            && !matches!(
+                tag,
+                Tag::Caption
+                    | Tag::Colgroup
+                    | Tag::Col
+                    | Tag::Tbody
+                    | Tag::Thead
+                    | Tag::Tfoot
+                    | Tag::Tr
+                    | Tag::Td
+                    | Tag::Th
+                    | Tag::Script
+                    | Tag::Style
+                    | Tag::Template
+                    | Tag::Input
+                    | Tag::Form
+            )
+        {
+            self.repairable = true;
+        }
         if tag.closes_p() {
             self.close_if_open(Tag::P, is_button_scope);
         }
@@ -282,6 +323,11 @@ impl Builder {
                 self.pop();
             }
             Tag::A => self.close_if_open(Tag::A, |t| t.is_scope_boundary()),
+            // A button inside an open button closes it (outside HTML, `<![CDATA[` is a comment
+            // that ends at the next `>`, like any `<!…>`).
+            Tag::Button => {
+                self.close_if_open(Tag::Button, |t| t != Tag::Button && t.is_scope_boundary())
+            }
             Tag::Tr => {
                 self.close_cells();
                 self.close_if_open(Tag::Tr, |t| t == Tag::Table);
@@ -374,13 +420,23 @@ impl Builder {
             }
             _ => {}
         }
+        if !self.repairable
+            && tag.is_formatting()
+            && self.stack.last().is_some_and(|s| s.1 != tag)
+            && self.stack.iter().any(|s| s.1 == tag)
+        {
+            self.repairable = true;
+        }
         let special = tag.is_block() || tag.is_scope_boundary() || matches!(tag, Tag::Head);
         let found = if tag == Tag::P {
             self.find_open(tag, name, is_button_scope)
         } else if tag == Tag::Li {
             self.find_open(tag, name, stops_li)
         } else if special {
-            self.find_open(tag, name, |t| t.is_scope_boundary() && t != tag)
+            // "In scope": a `<button>` (a boundary only for `<p>`) does not stop it.
+            self.find_open(tag, name, |t| {
+                t.is_scope_boundary() && t != tag && t != Tag::Button
+            })
         } else {
             // "Any other end tag": do not close across a special (block) element.
             self.find_open(tag, name, |t| {
@@ -421,12 +477,10 @@ impl Builder {
                     } else {
                         memchr::memmem::find(&b[body..], b"-->").map_or(n, |i| body + i + 3)
                     };
-                } else if b[pos..].starts_with(b"![CDATA[") {
+                } else if self.foreign > 0 && b[pos..].starts_with(b"![CDATA[") {
                     let body = pos + 8;
                     let end = memchr::memmem::find(&b[body..], b"]]>").map_or(n, |i| body + i);
-                    if self.foreign > 0 {
-                        self.add_text(&s[body..end], false);
-                    }
+                    self.add_text(&s[body..end], false);
                     pos = (end + 3).min(n);
                 } else {
                     pos = memchr::memchr(b'>', &b[pos..]).map_or(n, |i| pos + i + 1);
@@ -509,6 +563,14 @@ impl Builder {
     }
 }
 
+/// Table elements in which only table parts may sit (others are foster-parented).
+fn in_table_body(t: Tag) -> bool {
+    matches!(
+        t,
+        Tag::Table | Tag::Tbody | Tag::Thead | Tag::Tfoot | Tag::Tr
+    )
+}
+
 /// Elements that stop the search for an open `<p>` (button scope).
 fn is_button_scope(t: Tag) -> bool {
     t.is_scope_boundary()
@@ -533,7 +595,7 @@ fn stops_li(t: Tag) -> bool {
 
 /// Finds `</name` (ASCII case-insensitive, followed by space, `/` or `>`) from `from`;
 /// returns (start of the end tag, position after its `>`).
-fn find_end_tag(b: &[u8], from: usize, name: &str) -> Option<(usize, usize)> {
+pub(super) fn find_end_tag(b: &[u8], from: usize, name: &str) -> Option<(usize, usize)> {
     let nb = name.as_bytes();
     let mut i = from;
     while let Some(off) = memchr::memmem::find(&b[i..], b"</") {
@@ -731,7 +793,36 @@ mod tests {
             tree("<svg><path d=\"x\"/><g>t</g></svg><p>x"),
             "(svg(path g(\"t\")) p(\"x\"))"
         );
+        assert_eq!(
+            tree("<![CDATA[ c ]]><p>a</p><svg><![CDATA[b]]></svg><![CDATA[<p>d"),
+            "(p(\"a\") svg(\"b\") \"d\")"
+        );
+        assert_eq!(
+            tree("<button>menu<div>x</div><button>b</button>"),
+            "(button(\"menu\" div(\"x\")) button(\"b\"))"
+        );
+        assert_eq!(
+            tree("<div><button>open</div><p>after"),
+            "(div(button(\"open\")) p(\"after\"))"
+        );
         assert_eq!(tree("<pre>\nline</pre>"), "(pre(\"line\"))");
+    }
+
+    #[test]
+    fn markup_the_spec_repairs_is_flagged() {
+        for (html, repairable) in [
+            (
+                "<p><b>a</b> <i>b</i></p><table><tr><td>c</td></tr></table>",
+                false,
+            ),
+            ("<b>a<i>b</b>c</i>", true),
+            ("<a href=x><div>a</a></div>", true),
+            ("<table> <tr><td>a</td></tr></table>", false),
+            ("<table>lost<tr><td>a</td></tr></table>", true),
+            ("<table><tr><div>lost</div><td>a</td></tr></table>", true),
+        ] {
+            assert_eq!(parse_checked(html).1, repairable, "{html}");
+        }
     }
 
     #[test]

@@ -94,6 +94,26 @@ impl Tag {
         matches!(self, Tag::Textarea | Tag::Title)
     }
 
+    /// The formatting elements the HTML5 tree builder keeps in its list of active formatting
+    /// elements (`big` and `nobr` are not [`Tag`]s).
+    pub fn is_formatting(self) -> bool {
+        matches!(
+            self,
+            Tag::A
+                | Tag::B
+                | Tag::Code
+                | Tag::Em
+                | Tag::Font
+                | Tag::I
+                | Tag::S
+                | Tag::Small
+                | Tag::Strike
+                | Tag::Strong
+                | Tag::Tt
+                | Tag::U
+        )
+    }
+
     /// Headings `h1`..`h6` and their level.
     pub fn heading_level(self) -> Option<u8> {
         match self {
