@@ -198,6 +198,30 @@ const SHAPES: &[Shape] = &[
         text: |n| format!("{}deep\n", "> ".repeat(n)),
         html: |n| format!("{}deep{}", "<div>".repeat(n), "</div>".repeat(n)),
     },
+    // Markup the HTML5 tree builder repairs (the misnested `</b>` first) sends a page to
+    // html5ever, whose work grows with the nesting depth and with the list of open formatting
+    // elements; these two must stay linear too.
+    Shape {
+        name: "deep nesting that needs repairs",
+        n: 2_000,
+        text: |n| format!("**a *b** c*\n{}deep\n", "> ".repeat(n)),
+        html: |n| {
+            format!(
+                "<b>a<i>b</b>c</i>{}deep{}",
+                "<div>".repeat(n),
+                "</div>".repeat(n)
+            )
+        },
+    },
+    Shape {
+        name: "formatting elements left open",
+        n: 2_000,
+        text: |n| "**a *b** c* ".repeat(n),
+        html: |n| {
+            let open: String = (0..n).map(|i| format!("<b class=c{i}><p>x")).collect();
+            format!("<b>a<i>b</b>c</i>{open}")
+        },
+    },
     Shape {
         name: "runs of brackets, quotes and dots",
         n: 64 << 10,
@@ -283,6 +307,16 @@ fn deep_nesting() {
 }
 
 #[test]
-fn runs_of_brackets_quotes_and_dots() {
+fn deep_nesting_that_needs_repairs() {
     check_shape(&SHAPES[5]);
+}
+
+#[test]
+fn formatting_elements_left_open() {
+    check_shape(&SHAPES[6]);
+}
+
+#[test]
+fn runs_of_brackets_quotes_and_dots() {
+    check_shape(&SHAPES[7]);
 }

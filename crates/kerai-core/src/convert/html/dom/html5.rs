@@ -14,7 +14,10 @@
 //! html5ever's scope checks walk the whole stack of open elements, so its time grows with the
 //! square of the nesting depth. A page that nests elements deeper than [`MAX_DEPTH`] is
 //! therefore handed to the own parser (which flattens what lies deeper) as soon as that depth
-//! is reached: no page costs more than a bounded amount of work per tag.
+//! is reached. Likewise a page on which the tree builder makes more elements than its tags
+//! could (it reopens every formatting element left open in each new paragraph: more than one
+//! element per two bytes read): no page costs more than a bounded amount of work and memory
+//! per byte.
 //!
 //! html5ever reads the bodies of `<script>` and `<style>` one character at a time, and on the
 //! web they are most of a page's bytes. Their text is not kept (JSON scripts aside), so they
@@ -35,7 +38,7 @@ use super::{
 /// Input is fed to the tokenizer in pieces of this size, with a cancellation point and a
 /// node-count check between them.
 /// Small, so that a page found too deep is handed over early.
-const PIECE: usize = 16 << 10;
+const PIECE: usize = 4 << 10;
 
 #[derive(Debug)]
 enum Scratch {
@@ -300,7 +303,8 @@ pub fn parse(input: &str) -> Document {
         rest = &rest[cut..];
         crate::interrupt::check();
         let arena = parser.tokenizer.sink.sink.arena.borrow();
-        if arena.deepest as usize > MAX_DEPTH {
+        let fed = input.len() - rest.len();
+        if arena.deepest as usize > MAX_DEPTH || arena.nodes.len() > fed / 2 + 1024 {
             let mut doc = super::parser::parse(input);
             doc.truncated = true;
             return doc;
