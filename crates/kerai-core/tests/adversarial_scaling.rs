@@ -222,6 +222,13 @@ const SHAPES: &[Shape] = &[
             format!("<b>a<i>b</b>c</i>{open}")
         },
     },
+    // The adoption agency moves elements out of a deep subtree: the depth must still count.
+    Shape {
+        name: "deep nesting moved by the adoption agency",
+        n: 8,
+        text: |n| format!("{}deep\n", "> ".repeat(490)).repeat(n),
+        html: |n| format!("{}<b><div><span></b>", "<div>".repeat(490)).repeat(n),
+    },
     Shape {
         name: "runs of brackets, quotes and dots",
         n: 64 << 10,
@@ -317,6 +324,11 @@ fn formatting_elements_left_open() {
 }
 
 #[test]
-fn runs_of_brackets_quotes_and_dots() {
+fn deep_nesting_moved_by_the_adoption_agency() {
     check_shape(&SHAPES[7]);
+}
+
+#[test]
+fn runs_of_brackets_quotes_and_dots() {
+    check_shape(&SHAPES[8]);
 }

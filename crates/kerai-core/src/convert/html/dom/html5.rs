@@ -51,7 +51,7 @@ enum Scratch {
 
 #[derive(Debug)]
 struct ScratchNode {
-    /// Depth when last inserted (the document is 0).
+    /// The deepest it has been inserted at (the document is 0).
     depth: u32,
     parent: u32,
     first: u32,
@@ -114,7 +114,9 @@ impl Arena {
         } else {
             self.nodes[before as usize].prev
         };
-        let depth = self.nodes[parent as usize].depth + 1;
+        // A moved node keeps the depth it had if that is deeper: the adoption agency moves
+        // children under an element before attaching it, and the depth must not restart there.
+        let depth = (self.nodes[parent as usize].depth + 1).max(self.nodes[id as usize].depth);
         self.deepest = self.deepest.max(depth);
         {
             let n = &mut self.nodes[id as usize];
@@ -305,8 +307,9 @@ pub fn parse(input: &str) -> Document {
         let arena = parser.tokenizer.sink.sink.arena.borrow();
         let fed = input.len() - rest.len();
         if arena.deepest as usize > MAX_DEPTH || arena.nodes.len() > fed / 2 + 1024 {
+            // The own parser reports its own flattening of deep elements.
             let mut doc = super::parser::parse(input);
-            doc.truncated = true;
+            doc.truncated |= truncated;
             return doc;
         }
         if arena.nodes.len() > MAX_NODES {
@@ -320,38 +323,83 @@ pub fn parse(input: &str) -> Document {
     doc
 }
 
+/// Elements whose content is text up to their end tag, as the own parser reads them.
+const RAW_TEXT: [&str; 10] = [
+    "script",
+    "style",
+    "title",
+    "textarea",
+    "xmp",
+    "iframe",
+    "noembed",
+    "noframes",
+    "noscript",
+    "plaintext",
+];
+
 /// `input` with the bodies of `<style>` elements and of `<script>` elements that are not JSON
-/// removed (their tags kept), found the way the own parser finds them: comments skipped,
-/// quoted attribute values skipped, the body ending at the first `</script` or `</style`.
+/// removed (their tags kept). Tags are read the way the own parser's tokenizer reads them:
+/// comments, `<!…>`, `<?…>` and end tags skipped, quoted attribute values skipped, and the
+/// content of every raw-text element (`<title>`, `<textarea>`, `<noscript>` ...) skipped up to
+/// its end tag, so a `<script>` in a title or an attribute is not one.
 fn drop_raw_bodies(input: &str) -> Cow<'_, str> {
     let b = input.as_bytes();
+    let n = b.len();
     let mut out = String::new();
     let mut copied = 0;
     let mut pos = 0;
+    let to_gt = |from: usize| memchr::memchr(b'>', &b[from..]).map_or(n, |i| from + i + 1);
     while let Some(off) = memchr::memchr(b'<', &b[pos..]) {
-        let lt = pos + off;
-        pos = lt + 1;
+        pos += off + 1;
+        if pos >= n {
+            break;
+        }
+        let c = b[pos];
         if b[pos..].starts_with(b"!--") {
-            pos = memchr::memmem::find(&b[pos + 3..], b"-->").map_or(b.len(), |i| pos + 3 + i + 3);
+            let body = pos + 3;
+            pos = if b[body..].starts_with(b">") {
+                body + 1
+            } else if b[body..].starts_with(b"->") {
+                body + 2
+            } else {
+                memchr::memmem::find(&b[body..], b"-->").map_or(n, |i| body + i + 3)
+            };
             continue;
         }
-        let name = if starts_with_tag(&b[pos..], b"script") {
-            "script"
-        } else if starts_with_tag(&b[pos..], b"style") {
-            "style"
-        } else {
+        if matches!(c, b'!' | b'?' | b'/') {
+            pos = to_gt(pos);
+            continue;
+        }
+        if !c.is_ascii_alphabetic() {
+            continue;
+        }
+        let mut e = pos;
+        while e < n && !matches!(b[e], b' ' | b'\t' | b'\n' | b'\r' | b'\x0c' | b'/' | b'>') {
+            e += 1;
+        }
+        let tag_end = start_tag_end(b, e);
+        let name = &b[pos..e];
+        pos = tag_end;
+        let Some(raw) = RAW_TEXT
+            .iter()
+            .find(|r| name.eq_ignore_ascii_case(r.as_bytes()))
+        else {
             continue;
         };
-        let tag_end = start_tag_end(b, pos + name.len());
-        let keep = name == "script"
-            && b[lt..tag_end]
-                .to_ascii_lowercase()
-                .windows(4)
-                .any(|w| w == b"json");
-        let Some(close) = super::parser::find_end_tag(b, tag_end, name).map(|c| c.0) else {
+        if *raw == "plaintext" {
+            break;
+        }
+        let Some((close, _)) = super::parser::find_end_tag(b, tag_end, raw) else {
             break;
         };
-        if !keep && close > tag_end {
+        let json = || {
+            b[tag_end.min(e)..tag_end]
+                .to_ascii_lowercase()
+                .windows(4)
+                .any(|w| w == b"json")
+        };
+        let drop = *raw == "style" || (*raw == "script" && !json());
+        if drop && close > tag_end {
             out.push_str(&input[copied..tag_end]);
             copied = close;
         }
@@ -362,16 +410,6 @@ fn drop_raw_bodies(input: &str) -> Cow<'_, str> {
     }
     out.push_str(&input[copied..]);
     Cow::Owned(out)
-}
-
-/// Whether `b` starts with the tag name `name` (ASCII case-insensitive) ending there.
-fn starts_with_tag(b: &[u8], name: &[u8]) -> bool {
-    b.len() > name.len()
-        && b[..name.len()].eq_ignore_ascii_case(name)
-        && matches!(
-            b[name.len()],
-            b' ' | b'\t' | b'\n' | b'\r' | b'\x0c' | b'/' | b'>'
-        )
 }
 
 /// The position after the `>` that ends a start tag whose attributes begin at `from`.
@@ -486,7 +524,11 @@ impl Out {
         };
         let attrs_start = self.doc.attrs.len() as u32;
         for a in attrs.iter().take(64) {
-            let name = self.string(&a.name.local, true);
+            let name = match &a.name.prefix {
+                // `xlink:href`, `xml:lang`, as the own parser keeps them.
+                Some(prefix) => self.string(&format!("{}:{}", &**prefix, &*a.name.local), true),
+                None => self.string(&a.name.local, true),
+            };
             let value = self.string(&a.value, false);
             self.doc.attrs.push(Attr { name, value });
         }
@@ -632,6 +674,18 @@ mod tests {
             "<!-- <script> --><p>kept</p><scripts>x</scripts>"
         );
         assert_eq!(drop_raw_bodies("<script>unclosed"), "<script>unclosed");
+        // A `<script>` or `<style>` in a title, an attribute or a textarea is not one.
+        for kept in [
+            "<title>The <style> element</title><p>Body</p>",
+            "<a title=\"<script>\">Read</a><p>Text</p>",
+            "<textarea><script>x</textarea><p>y</p>",
+        ] {
+            assert_eq!(drop_raw_bodies(kept), kept);
+        }
+        assert_eq!(
+            drop_raw_bodies("<title>The <style> element</title><p>B</p><style>p{}</style>"),
+            "<title>The <style> element</title><p>B</p><style></style>"
+        );
         assert_eq!(
             tree("<body><script>document.write('<p>no</p>')</script><p>yes"),
             "(html(head body(script p(\"yes\"))))"

@@ -7,7 +7,8 @@
 //! scope, `<html>`/`<body>` merged, content after `</body>` kept in the body. It does not do
 //! foster parenting or the adoption agency, but it notices markup that needs them, and by
 //! default ([`Engine::Auto`]) such a page is parsed again by html5ever's spec-compliant tree
-//! builder ([`html5`]): every page gets the tree a browser builds.
+//! builder ([`html5`]). (Some repairs that keep the text where it was, such as reopening a
+//! `<b>` in the next paragraph, are not looked for.)
 //!
 //! Limits, for both (so that any input parses in bounded time and memory): the first
 //! [`MAX_INPUT_BYTES`] of the input are parsed, at most [`MAX_NODES`] nodes are built, and

@@ -530,7 +530,7 @@ impl Builder {
                         let keep = match tag {
                             Tag::Script => self
                                 .attr_value(id, "type")
-                                .is_some_and(|t| t.contains("json")),
+                                .is_some_and(|t| t.to_ascii_lowercase().contains("json")),
                             Tag::Style
                             | Tag::Noscript
                             | Tag::Iframe
