@@ -942,8 +942,23 @@ LANGUAGE sql STABLE AS $$
     FROM m, j, per_type, left_out
 $$;
 
+-- The work a job still has, as `worker` sees it before finishing: `claimable`, its URLs that
+-- nobody is fetching (pending, or leased by a fetcher whose lease ran out: a killed one), and
+-- `held`, those other fetchers are fetching now (their results may add links). A fetcher
+-- finishes a job only when both are 0 (site/runner.rs); kerai._job_finish checks again.
+CREATE FUNCTION kerai._job_work_left(job uuid, worker text, OUT claimable bigint, OUT held bigint)
+LANGUAGE sql STABLE AS $$
+    SELECT count(*) FILTER (WHERE u.status = 'pending' OR u.lease_until < now()),
+           count(*) FILTER (WHERE u.status = 'leased' AND u.lease_until >= now() AND u.leased_by IS DISTINCT FROM $2)
+      FROM kerai.job_urls u WHERE u.job_id = $1 AND u.status IN ('pending', 'leased')
+$$;
+
 -- Finish a job. status COMPLETED: exit code 0 when everything in scope was fetched or found
--- unchanged, 1 when something was left out (metrics->'left_out' says what). FAILED:
+-- unchanged, 1 when something was left out (metrics->'left_out' says what). A COMPLETED
+-- finish leaves the job RUNNING, unchanged, while work is left that nobody does (URLs pending,
+-- or leased by a fetcher that is gone) and the job was not stopped by its max_runtime: the
+-- caller crawls on (kerai._job_work_left). A job that is not RUNNING (queued again for a
+-- retry by another worker's failure) is left as it is. FAILED:
 -- retried (back to PENDING, after 30 s x 2^retry_count) while retry_count + 1 < max_retries,
 -- keeping its unfinished URLs (leases released) for the retry to fetch; else final with exit
 -- code 2. URLs left unfetched by a final job (max_runtime, failure) are marked skipped.
@@ -968,6 +983,15 @@ BEGIN
     END IF;
     IF status NOT IN ('COMPLETED', 'FAILED') THEN
         RAISE EXCEPTION 'a job finishes COMPLETED or FAILED, not %', status USING ERRCODE = '22023';
+    END IF;
+    -- Queued again for a retry while this worker still ran it: the retry runs it.
+    IF j.status <> 'RUNNING' THEN
+        RETURN j;
+    END IF;
+    -- Work nobody does is fetched, not skipped, unless the job ran out of time.
+    IF status = 'COMPLETED' AND (kerai._job_work_left(job, worker)).claimable > 0
+       AND NOT EXISTS (SELECT 1 FROM kerai.job_logs l WHERE l.job_id = job AND l.event = 'MAX_RUNTIME') THEN
+        RETURN j;
     END IF;
     -- Another fetcher joined the job and still works on it: the last one out finishes it.
     IF status = 'COMPLETED' AND EXISTS (SELECT 1 FROM kerai.job_urls u WHERE u.job_id = job AND u.status = 'leased'

@@ -41,6 +41,7 @@ LANGUAGE sql AS $$
 $$;
 
 SELECT kerai.enqueue_job('dups') AS job \gset
+SELECT status FROM kerai._job_begin('w', :'job');
 
 -- The same text at a second URL: an alias of the first, with no version or document.
 SELECT pg_temp.record(:'job', '/a', pg_temp.page('ha')) AS a;
@@ -104,6 +105,7 @@ SELECT status, exit_code FROM kerai._job_finish(:'job', 'w', 'COMPLETED');
 -- 0.2.0), and an alias of the newer one: fetched again, the newer gives way to the older, and
 -- its alias follows.
 SELECT kerai.enqueue_job('dups') AS job2 \gset
+SELECT status FROM kerai._job_begin('w', :'job2');
 SELECT pg_temp.record(:'job2', '/newer', pg_temp.page('hnewer')) AS newer;
 UPDATE kerai.page_versions SET content_hash = 'hold'
  WHERE id = (SELECT current_version FROM kerai.pages WHERE url_hash = md5('/newer'));
@@ -112,6 +114,7 @@ UPDATE kerai.pages SET alias_of = (SELECT id FROM kerai.pages WHERE url_hash = m
  WHERE url_hash = md5('/e');
 SELECT (kerai._job_finish(:'job2', 'w', 'COMPLETED')).status;
 SELECT kerai.enqueue_job('dups') AS job3 \gset
+SELECT status FROM kerai._job_begin('w', :'job3');
 SELECT pg_temp.record(:'job3', '/old', pg_temp.page('hold')) AS old;
 SELECT pg_temp.record(:'job3', '/newer', pg_temp.page('hold')) AS newer;
 -- An alias answered 304 (its sitemap lastmod) stays an alias.

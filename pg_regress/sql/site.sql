@@ -43,4 +43,30 @@ SELECT kerai._job_log(id, 'error', 'ITEM_FAILED', 'resource unreachable: https:/
   FROM kerai.scrape_jobs WHERE status = 'COMPLETED';
 SELECT level, message, url, details FROM kerai.job_logs WHERE event = 'ITEM_FAILED';
 SELECT count(*) AS leaked FROM kerai.job_logs WHERE message || url || details::text ~ '(hunter2|s3cr3t|bob:)';
+-- A job is finished only when no work is left that nobody does. URLs pending, or leased by a
+-- fetcher that is gone, keep it RUNNING (the fetcher that asked crawls on); a URL another
+-- fetcher holds makes that one the last out; max_runtime ends it, skipping what is left.
+SELECT config_version FROM kerai.set_target('left', 'https://left.example.com/', '{}');
+SELECT kerai.enqueue_job('left') AS left_job \gset
+SELECT status FROM kerai._job_begin('w1', :'left_job', NULL, 60);
+SELECT kerai._job_add_urls(:'left_job', '[{"url": "https://left.example.com/a", "url_hash": "la", "host": "left.example.com"},
+                                          {"url": "https://left.example.com/b", "url_hash": "lb", "host": "left.example.com"}]');
+SELECT url FROM kerai._job_claim_urls(:'left_job', 'w2', 1, 60);
+SELECT * FROM kerai._job_work_left(:'left_job', 'w1');
+SELECT status FROM kerai._job_finish(:'left_job', 'w1', 'COMPLETED');
+UPDATE kerai.job_urls SET status = 'done' WHERE job_id = :'left_job' AND status = 'pending';
+SELECT * FROM kerai._job_work_left(:'left_job', 'w1');
+SELECT status FROM kerai._job_finish(:'left_job', 'w1', 'COMPLETED');
+-- w2 is gone: its lease ran out, and its URL is work nobody does.
+UPDATE kerai.job_urls SET lease_until = now() - interval '1 second' WHERE job_id = :'left_job' AND status = 'leased';
+SELECT * FROM kerai._job_work_left(:'left_job', 'w1');
+SELECT status FROM kerai._job_finish(:'left_job', 'w1', 'COMPLETED');
+SELECT kerai._job_log(:'left_job', 'WARN', 'MAX_RUNTIME', 'max_runtime 1h reached: stopping');
+SELECT status, exit_code FROM kerai._job_finish(:'left_job', 'w1', 'COMPLETED');
+SELECT url, status, error_kind FROM kerai.job_urls WHERE job_id = :'left_job' ORDER BY url;
+-- A job queued again for a retry (one fetcher failed) is not completed by another.
+SELECT kerai.enqueue_job('left') AS retried \gset
+SELECT status FROM kerai._job_begin('w1', :'retried', NULL, 60);
+SELECT status, retry_count FROM kerai._job_finish(:'retried', 'w1', 'FAILED', 'lost the site');
+SELECT status FROM kerai._job_finish(:'retried', 'w2', 'COMPLETED');
 ROLLBACK;

@@ -271,6 +271,10 @@ fn killed_fetchers_and_restarted_postgres_lose_and_duplicate_nothing() {
         &mut c,
         "SELECT count(*) FROM kerai.job_urls WHERE status = 'failed'",
     );
+    let urls_skipped = one(
+        &mut c,
+        "SELECT count(*) FROM kerai.job_urls WHERE status = 'skipped'",
+    );
     let jobs = one(&mut c, "SELECT count(*) FROM kerai.scrape_jobs");
     let completed = one(
         &mut c,
@@ -292,13 +296,28 @@ fn killed_fetchers_and_restarted_postgres_lose_and_duplicate_nothing() {
         "chaos: {killed_daemon} daemon and {killed_fetcher} fetcher kills, {restarts} Postgres restarts \
          in {:.1} s; done after {:.1} s with {} processes started\n\
          chaos: pages {pages} (distinct URLs {distinct_urls}), versions {versions} (pages with a version \
-         {versioned}), documents {documents}, job URLs done {urls_done} / failed {urls_failed} / still \
-         leased or pending {leased}, URLs requested more than once {attempts_over_one}, jobs {jobs} \
+         {versioned}), documents {documents}, job URLs done {urls_done} / failed {urls_failed} / skipped \
+         {urls_skipped} / still leased or pending {leased}, URLs requested more than once {attempts_over_one}, jobs {jobs} \
          (COMPLETED {completed}, FAILED with a reason {failed_with_reason}), take-overs and resumes {taken_over}",
         chaos_took.as_secs_f64(),
         took.as_secs_f64(),
         crew.started,
     );
+
+    // Why any job failed or was retried, for a failure's message.
+    let retries: Vec<String> = c
+        .query(
+            "SELECT event || ': ' || message FROM kerai.job_logs
+              WHERE event IN ('CRAWL_RETRY', 'CRAWL_FAILED') ORDER BY id",
+            &[],
+        )
+        .unwrap()
+        .iter()
+        .map(|r| r.get(0))
+        .collect();
+    for r in &retries {
+        println!("chaos: {r}");
+    }
 
     assert_eq!(killed_daemon + killed_fetcher, kills);
     assert_eq!(restarts, RESTARTS);
@@ -314,6 +333,7 @@ fn killed_fetchers_and_restarted_postgres_lose_and_duplicate_nothing() {
     assert_eq!(chunk_twice, 0, "no chunk duplicated");
     assert_eq!(leased, 0, "no lease left stuck, nothing left waiting");
     assert_eq!(urls_failed, 0, "no page failed");
+    assert_eq!(urls_skipped, 0, "no URL skipped (left unfetched)");
     assert_eq!(
         completed + failed_with_reason,
         jobs,

@@ -65,6 +65,9 @@ pub async fn execute(
         )
         .await
         .map_err(|e| Failure::critical(db::message(&e)))?;
+    // Joined: a running job another fetcher holds, crawled alongside it. A job queued here, or
+    // taken over from a fetcher that is gone, is begun (held) by this one.
+    let mut joined = false;
     let job: uuid::Uuid = match running {
         None => client
             .query_one(
@@ -89,6 +92,7 @@ pub async fn execute(
                 eprintln!("kerai: fetcher {holder_name} is gone; taking its job {job} over");
                 job
             } else if flags.join {
+                joined = true;
                 job
             } else if flags.queue {
                 let queued: uuid::Uuid = client
@@ -136,11 +140,11 @@ pub async fn execute(
             }
         }
     };
-    let mut spec = begin(client, &worker, job, lease, flags.join).await?;
+    let mut spec = begin(client, &worker, job, lease, joined).await?;
     // A daemon may take the job between queueing and starting it: crawl alongside it (the URLs
     // are leased one by one, so the two share the work) and report as usual.
     for _ in 0..20 {
-        if spec.is_some() || flags.join {
+        if spec.is_some() || joined {
             break;
         }
         spec = begin(client, &worker, job, lease, true).await?;
@@ -162,9 +166,17 @@ pub async fn execute(
         quiet: false,
     };
     let never = std::sync::atomic::AtomicBool::new(false);
-    let (end, fresh) = run_through_outages(url, &spec, &opts, &never).await?;
+    let mut fresh = None;
+    let end = loop {
+        let (end, reconnected) = run_through_outages(url, &spec, &opts, &never).await?;
+        if reconnected.is_some() {
+            fresh = reconnected;
+        }
+        if finish(fresh.as_ref().unwrap_or(client), &spec, &worker, &end).await? {
+            break end;
+        }
+    };
     let client = fresh.as_ref().unwrap_or(client);
-    finish(client, &spec, &worker, &end).await?;
     let code = report_with(client, spec.id, flags.format, flags.report_extra.as_ref()).await?;
     // A cancelled, interrupted or failed crawl stops here: its chunks wait for `kerai embed`.
     if !flags.embed || end.cancelled || end.error.is_some() {
@@ -218,20 +230,22 @@ pub fn spec_from_row(r: &tokio_postgres::Row) -> Result<JobSpec, Failure> {
 }
 
 /// Close the job: COMPLETED, or FAILED with the runner's error (retried while retries remain).
+/// False when the job is not done: URLs were left that nobody fetches (another fetcher added
+/// them, or died holding them, as this one ran out of work); the caller crawls on.
 pub async fn finish(
     client: &Client,
     spec: &JobSpec,
     worker: &str,
     end: &runner::RunEnd,
-) -> Result<(), Failure> {
+) -> Result<bool, Failure> {
     if end.cancelled {
-        return Ok(());
+        return Ok(true);
     }
     let (status, error) = match &end.error {
         Some(e) => ("FAILED", Some(e.clone())),
         None => ("COMPLETED", None),
     };
-    db::jobs::finish(client, spec.id, worker, status, error.as_deref())
+    let after = db::jobs::finish(client, spec.id, worker, status, error.as_deref())
         .await
         .map_err(|e| {
             Failure::critical(format!(
@@ -240,7 +254,19 @@ pub async fn finish(
                 db::message(&e)
             ))
         })?;
-    Ok(())
+    let left = status == "COMPLETED" && after == "RUNNING" && {
+        let w = db::jobs::work_left(client, spec.id, worker)
+            .await
+            .map_err(|e| Failure::critical(db::message(&e)))?;
+        w.claimable > 0
+    };
+    if left {
+        eprintln!(
+            "kerai: job {} still has URLs that no fetcher holds: crawling on",
+            spec.id
+        );
+    }
+    Ok(!left)
 }
 
 /// Print the job's report; the exit code follows the job: 0, 1 (some items failed) or 2.

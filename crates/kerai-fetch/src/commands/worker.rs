@@ -35,12 +35,16 @@ pub async fn run(url: &str, args: WorkerArgs) -> Result<Code, Failure> {
                     quiet: false,
                 };
                 // A job outlives the database going read-only or away: it pauses, then resumes.
-                let (end, fresh) = run_through_outages(url, &spec, &opts, &never).await?;
-                if fresh.is_some() {
-                    conn = db::listen::connect(url, "kerai_jobs").await?;
-                }
+                let end = loop {
+                    let (end, fresh) = run_through_outages(url, &spec, &opts, &never).await?;
+                    if fresh.is_some() {
+                        conn = db::listen::connect(url, "kerai_jobs").await?;
+                    }
+                    if finish(&conn.client, &spec, &worker, &end).await? {
+                        break end;
+                    }
+                };
                 let client = &conn.client;
-                finish(client, &spec, &worker, &end).await?;
                 let mut code = report(client, spec.id, Format::Table).await?;
                 if !end.cancelled
                     && end.error.is_none()

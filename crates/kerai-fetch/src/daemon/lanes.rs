@@ -191,9 +191,23 @@ pub async fn site(shared: Arc<Shared>) {
             continue;
         }
         let result = match end {
-            Ok(end) => finish(&c.client, &spec, &shared.worker, &end)
-                .await
-                .and(Ok(end)),
+            Ok(end) => match finish(&c.client, &spec, &shared.worker, &end).await {
+                Ok(true) => Ok(end),
+                // Work was left: hand the job back, and this lane (or any fetcher) takes it
+                // up again at once.
+                Ok(false) => {
+                    let why = "URLs were left that no fetcher held";
+                    if let Err(e) = db::jobs::release(&c.client, spec.id, &shared.worker, why).await
+                    {
+                        shared.failed("site", &db::message(&e));
+                    }
+                    if let Ok(mut held) = shared.site_job.lock() {
+                        *held = None;
+                    }
+                    continue;
+                }
+                Err(f) => Err(f),
+            },
             Err(f) => Err(f),
         };
         if let Ok(mut held) = shared.site_job.lock() {

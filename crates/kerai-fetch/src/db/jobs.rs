@@ -81,20 +81,49 @@ pub async fn release(
         .map(|r| r.get(0))
 }
 
-/// Close a job: `COMPLETED`, or `FAILED` with the error (`kerai._job_finish`).
+/// Close a job: `COMPLETED`, or `FAILED` with the error (`kerai._job_finish`); the job's
+/// status after it (`RUNNING` when work was left that nobody does).
 pub async fn finish(
     client: &Client,
     job: uuid::Uuid,
     worker: &str,
     status: &str,
     error: Option<&str>,
-) -> Result<u64, Error> {
+) -> Result<String, Error> {
     client
-        .execute(
-            "SELECT kerai._job_finish($1, $2, $3, $4)",
+        .query_one(
+            "SELECT (kerai._job_finish($1, $2, $3, $4)).status",
             &[&job, &worker, &status, &error],
         )
         .await
+        .map(|r| r.get(0))
+}
+
+/// What a job still has for `worker` to wait for (`kerai._job_work_left`): URLs nobody
+/// fetches (pending, or leased by a fetcher that is gone), and URLs other fetchers hold.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WorkLeft {
+    pub claimable: i64,
+    pub held: i64,
+}
+
+impl WorkLeft {
+    pub fn is_none(&self) -> bool {
+        self.claimable == 0 && self.held == 0
+    }
+}
+
+pub async fn work_left(client: &Client, job: uuid::Uuid, worker: &str) -> Result<WorkLeft, Error> {
+    client
+        .query_one(
+            "SELECT claimable, held FROM kerai._job_work_left($1, $2)",
+            &[&job, &worker],
+        )
+        .await
+        .map(|r| WorkLeft {
+            claimable: r.get(0),
+            held: r.get(1),
+        })
 }
 
 /// Keep the job's leases; the job's status, `RUNNING` while it should go on

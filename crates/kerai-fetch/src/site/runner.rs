@@ -174,7 +174,6 @@ pub async fn run_job(
     let (tx, mut rx) = mpsc::channel::<Done>(1024);
     let concurrency = cfg.concurrency.max(1) as usize;
     let mut in_flight = 0usize;
-    let mut exhausted_checks = 0u32;
     let mut next_claim = Instant::now();
     let mut last_heartbeat = Instant::now();
     let mut cancelled = false;
@@ -293,18 +292,23 @@ pub async fn run_job(
             )
             .await
             {
+                // Done only when no URL is left that nobody fetches and no other fetcher
+                // holds one (its results may add links; if it dies, its leases run out and
+                // are claimed here).
                 Ok(items) if items.is_empty() => {
-                    exhausted_checks += 1;
-                    if exhausted_checks >= 2
-                        || !other_workers(&control, spec.id, &opts.worker).await
-                    {
-                        break;
+                    match db::jobs::work_left(&control, spec.id, &opts.worker).await {
+                        Ok(left) if left.is_none() => break,
+                        Ok(_) => {}
+                        Err(e) => {
+                            error =
+                                Some(format!("cannot see the job's queue: {}", db::message(&e)));
+                            break;
+                        }
                     }
                     tokio::time::sleep(Duration::from_millis(500)).await;
                     continue;
                 }
                 Ok(items) => {
-                    exhausted_checks = 0;
                     let now = Instant::now();
                     for it in items {
                         let host = it.host.clone();
@@ -369,16 +373,6 @@ fn hosts_scheme_url(host: &str, shared: &Shared) -> String {
         .map(|u| format!("{}://{}", u.scheme(), u.authority()))
         .unwrap_or_else(|| format!("http://{host}"));
     format!("{scheme}/robots.txt")
-}
-
-async fn other_workers(db: &Client, job: uuid::Uuid, worker: &str) -> bool {
-    db.query_one(
-        "SELECT EXISTS (SELECT 1 FROM kerai.job_urls WHERE job_id = $1 AND status = 'leased' AND leased_by <> $2 AND lease_until > now())",
-        &[&job, &worker],
-    )
-    .await
-    .map(|r| r.get(0))
-    .unwrap_or(false)
 }
 
 async fn handle(
