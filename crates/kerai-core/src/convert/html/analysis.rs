@@ -108,7 +108,8 @@ const REPEATED_SHARE: f64 = 0.4;
 const REPEATED_MIN: usize = 3;
 
 /// Clears the class-word region of repeated sibling items holding most of the page (see
-/// [`REPEATED_SHARE`]). Regions from tags, roles and hiding stay.
+/// [`REPEATED_SHARE`]), and of a page builder's blocks ([`WIDGET_SHARE`]). Regions from tags,
+/// roles and hiding stay.
 fn open_repeated_items(doc: &Document, own: &mut [Region], seen: &[u32], seen_total: f64) {
     use std::collections::HashMap;
     let first_class = |i: NodeId| {
@@ -125,29 +126,64 @@ fn open_repeated_items(doc: &Document, own: &mut [Region], seen: &[u32], seen_to
         g.0 += 1;
         g.1 += seen[i as usize];
     }
+    // Page builders mark every block of a page a "widget" (Elementor's `elementor-widget-text`,
+    // nested in columns and sections, not siblings): blocks of one tag and first class word
+    // read as a sidebar by their class words, holding most of the page between them wherever
+    // they sit, are the page. Nested ones count once.
+    let mut widgets: HashMap<(Tag, &str), (usize, u32, NodeId)> = HashMap::new();
     for i in 0..doc.nodes.len() as NodeId {
-        if !soft_region(doc, i, own[i as usize]) {
+        if own[i as usize] != Region::Sidebar || !soft_tag(doc, i) {
             continue;
         }
         let (Some(tag), Some(class)) = (doc.tag(i), first_class(i)) else {
             continue;
         };
-        if let Some(&(n, text)) = groups.get(&(doc.node(i).parent, tag, class)) {
-            if n >= REPEATED_MIN && text as f64 >= REPEATED_SHARE * seen_total {
-                own[i as usize] = Region::None;
-            }
+        let g = widgets.entry((tag, class)).or_default();
+        if i >= g.2 {
+            g.0 += 1;
+            g.1 += seen[i as usize];
+            g.2 = doc.subtree_end(i);
+        }
+    }
+    for i in 0..doc.nodes.len() as NodeId {
+        let r = own[i as usize];
+        let (Some(tag), Some(class)) = (doc.tag(i), first_class(i)) else {
+            continue;
+        };
+        let clear = if r == Region::Sidebar && soft_tag(doc, i) {
+            widgets.get(&(tag, class)).is_some_and(|&(n, text, _)| {
+                n >= REPEATED_MIN && text as f64 >= WIDGET_SHARE * seen_total
+            })
+        } else {
+            soft_region(doc, i, r)
+                && groups
+                    .get(&(doc.node(i).parent, tag, class))
+                    .is_some_and(|&(n, text)| {
+                        n >= REPEATED_MIN && text as f64 >= REPEATED_SHARE * seen_total
+                    })
+        };
+        if clear {
+            own[i as usize] = Region::None;
         }
     }
 }
 
+/// Blocks read as a sidebar by their class words, wherever they sit, that together hold at
+/// least this share of the text a reader sees are the page's content (see
+/// `open_repeated_items`).
+const WIDGET_SHARE: f64 = 0.5;
+
+/// An element whose tag and role say nothing of boilerplate: its region came from class words.
+fn soft_tag(doc: &Document, id: NodeId) -> bool {
+    !matches!(
+        doc.tag(id),
+        Some(Tag::Aside | Tag::Nav | Tag::Footer | Tag::Header)
+    ) && doc.attr(id, "role").is_none()
+}
+
 /// A region that class words gave an element not marked boilerplate by its tag or role.
 fn soft_region(doc: &Document, id: NodeId, r: Region) -> bool {
-    matches!(r, Region::Furniture | Region::Ad | Region::Share)
-        && !matches!(
-            doc.tag(id),
-            Some(Tag::Aside | Tag::Nav | Tag::Footer | Tag::Header)
-        )
-        && doc.attr(id, "role").is_none()
+    matches!(r, Region::Furniture | Region::Ad | Region::Share) && soft_tag(doc, id)
 }
 
 /// A page whose visible text outside boilerplate is under this (non-whitespace characters)...
@@ -462,6 +498,45 @@ mod list_tests {
         ] {
             assert!(text.contains(part), "{part} missing: {text}");
         }
+    }
+
+    /// A page builder's page: every block a "widget", each in a column of its own section.
+    #[test]
+    fn the_blocks_of_a_page_builder_are_content() {
+        let block = |text: &str| {
+            format!(
+                "<section class='elementor-section'><div class='elementor-column'>\
+                 <div class='elementor-element elementor-widget elementor-widget-text-editor'>\
+                 <div class='elementor-widget-container'><p>{text}</p></div></div></div></section>"
+            )
+        };
+        let page = format!(
+            "<html><body><nav><a href='/'>Home</a></nav><main>{}{}{}</main><footer>Copyright</footer></body></html>",
+            block("We repair bicycles of every make in our workshop by the station, most of them on the day you bring them in."),
+            block("A service costs forty euros and covers the brakes, the gears, the chain and both wheels, with parts extra."),
+            block("Book a slot online or just come by: we open at seven so that you can leave your bike on the way to work."),
+        );
+        let text = to_text(&page, "https://bikes.example/service");
+        for part in ["every make", "forty euros", "open at seven"] {
+            assert!(text.contains(part), "{part} missing: {text}");
+        }
+    }
+
+    /// Sidebar widgets beside an article hold less than half of the page: they stay out.
+    #[test]
+    fn sidebar_widgets_beside_an_article_stay_out() {
+        let body = "The museum reopens on Saturday after a two year renovation that added a new wing for the city's maritime collection and a roof garden. ".repeat(5);
+        let widget = |text: &str| format!("<div class='widget widget-text'><p>{text}</p></div>");
+        let page = format!(
+            "<html><body><div class='content'><h1>Museum reopens</h1><p>{body}</p></div><div class='side'>{}{}{}</div></body></html>",
+            widget("Subscribe to our newsletter for weekly picks of exhibitions and events in town."),
+            widget("Follow us on every network you use, we post there every single day of the week."),
+            widget("Advertise with us and reach thousands of readers who love culture and the arts."),
+        );
+        let text = to_text(&page, "https://news.example/museum");
+        assert!(text.contains("maritime collection"), "{text}");
+        assert!(!text.contains("newsletter"), "{text}");
+        assert!(!text.contains("every network"), "{text}");
     }
 
     /// Text held in hidden elements (streamed page parts, templates) does not count when
