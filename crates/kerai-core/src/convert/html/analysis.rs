@@ -321,6 +321,9 @@ impl Analysis {
                     || (r != Region::Hidden
                         && ptotal >= 200.0
                         && ptext[i] as f64 >= GUARD_P_SHARE * ptotal)
+                    // An <article> that class words call furniture (`author-jane`,
+                    // `tag-jobs`: a CMS's labels) and that holds an article body.
+                    || (marked[i] && r == Region::Furniture && doc.tag(i as NodeId) == Some(Tag::Article))
                     || (marked[i]
                         && matches!(
                             r,
@@ -498,6 +501,24 @@ mod list_tests {
         ] {
             assert!(text.contains(part), "{part} missing: {text}");
         }
+    }
+
+    /// A blog post whose `<article>` carries its CMS's labels (`author-...`, `tag-...`, words
+    /// that elsewhere mark bylines and tag lists) around its `entry-content`.
+    #[test]
+    fn a_post_labelled_with_author_and_tags_is_content() {
+        let body = "<p>Stack Overflow published its yearly analysis of the jobs developers look at and the ones they apply to.</p>\
+                    <p>Demand for developers who know a language was measured against the people available in each city.</p>";
+        let page = format!(
+            "<html><body><header><a href='/'>Blog</a></header><main><article class='entry author-sarah post type-post tag-jobs category-news'>\
+             <h1>What developers want</h1><div class='entry-content'>{body}</div></article></main>\
+             <aside class='sidebar'>{}</aside></body></html>",
+            "<p>Subscribe to the newsletter and never miss a post from this blog, with a summary of the week's news every Friday morning in your inbox.</p>".repeat(4)
+        );
+        let text = to_text(&page, "https://blog.example/2017/03/jobs");
+        assert!(text.contains("yearly analysis"), "{text}");
+        assert!(text.contains("people available"), "{text}");
+        assert!(!text.contains("newsletter"), "{text}");
     }
 
     /// A page builder's page: every block a "widget", each in a column of its own section.
