@@ -147,20 +147,24 @@ fn open_repeated_items(doc: &Document, own: &mut [Region], seen: &[u32], seen_to
     }
     for i in 0..doc.nodes.len() as NodeId {
         let r = own[i as usize];
+        // Most elements have no class-word region: skip them before reading their classes.
+        let widget = r == Region::Sidebar && soft_tag(doc, i);
+        if !widget && !soft_region(doc, i, r) {
+            continue;
+        }
         let (Some(tag), Some(class)) = (doc.tag(i), first_class(i)) else {
             continue;
         };
-        let clear = if r == Region::Sidebar && soft_tag(doc, i) {
+        let clear = if widget {
             widgets.get(&(tag, class)).is_some_and(|&(n, text, _)| {
                 n >= REPEATED_MIN && text as f64 >= WIDGET_SHARE * seen_total
             })
         } else {
-            soft_region(doc, i, r)
-                && groups
-                    .get(&(doc.node(i).parent, tag, class))
-                    .is_some_and(|&(n, text)| {
-                        n >= REPEATED_MIN && text as f64 >= REPEATED_SHARE * seen_total
-                    })
+            groups
+                .get(&(doc.node(i).parent, tag, class))
+                .is_some_and(|&(n, text)| {
+                    n >= REPEATED_MIN && text as f64 >= REPEATED_SHARE * seen_total
+                })
         };
         if clear {
             own[i as usize] = Region::None;
