@@ -28,6 +28,8 @@ APT_PACKAGES=(
   libclang-dev clang pkg-config libssl-dev sudo
   dpkg-dev make gcc python3 curl ca-certificates
   chromium
+  # serves the generated site that `make bench` crawls
+  nginx-light
 )
 
 apt_lists_present() {

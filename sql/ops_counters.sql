@@ -45,8 +45,10 @@ END
 $$;
 
 -- Add the deltas for a set of inserted (sign 1) or deleted (sign -1) nodes.
+-- (PL/pgSQL, whose plan is kept for the session: a SQL function is parsed again on each call.)
 CREATE FUNCTION kerai._add_node_deltas(sign integer, kinds text[], depths text[]) RETURNS void
-LANGUAGE sql AS $$
+LANGUAGE plpgsql AS $$
+BEGIN
     INSERT INTO kerai.counter_deltas (name, delta)
     SELECT name, sign * count(*) FROM (
         SELECT 'nodes' AS name FROM unnest(kinds)
@@ -55,7 +57,8 @@ LANGUAGE sql AS $$
         UNION ALL
         SELECT 'documents_at_depth:' || coalesce(d, '0')
           FROM unnest(kinds, depths) AS u(k, d) WHERE k = 'document'
-    ) x GROUP BY name
+    ) x GROUP BY name;
+END
 $$;
 
 CREATE FUNCTION kerai._count_nodes() RETURNS trigger

@@ -127,3 +127,19 @@ GRANT kerai_reader TO kerai_fetcher;
 GRANT kerai_editor TO kerai_admin;
 GRANT kerai_fetcher TO kerai_admin;
 SELECT kerai._grant_roles();
+
+-- Admins and the fetcher see every row (sql/ops_users.sql): a policy of their own on each table
+-- with row-level security, so that their statements carry no per-row check. Permissive
+-- policies are ORed, and `true OR ...` is folded away when a statement is planned; without it
+-- a crawl ran the target check about 70 times per page.
+DO $$
+DECLARE
+    t text;
+BEGIN
+    FOREACH t IN ARRAY ARRAY['users', 'targets', 'scrape_jobs', 'pages', 'job_logs', 'job_urls', 'page_versions',
+                             'chunks', 'embeddings', 'ai_requests', 'ai_responses', 'citations'] LOOP
+        EXECUTE format('CREATE POLICY %I ON kerai.%I TO kerai_admin, kerai_fetcher USING (true)', t || '_all_rows', t);
+    END LOOP;
+END
+$$;
+

@@ -30,9 +30,13 @@ COMMENT ON TABLE kerai.settings IS
     'Change them with kerai.set_setting(key, value), kerai.configure_embeddings(...) or kerai.configure_chat(...). '
     'Secrets are never stored here: API keys come from the environment variable a *_api_key_env setting names.';
 
+-- (PL/pgSQL, whose plan is kept for the session: a SQL function with a subquery is parsed
+-- again each time a statement calls it.)
 CREATE FUNCTION kerai.setting(key text) RETURNS jsonb
-LANGUAGE sql STABLE PARALLEL SAFE AS $$
-    SELECT coalesce((SELECT s.value FROM kerai.settings s WHERE s.key = setting.key), kerai.setting_defaults() -> key)
+LANGUAGE plpgsql STABLE PARALLEL SAFE AS $$
+BEGIN
+    RETURN coalesce((SELECT s.value FROM kerai.settings s WHERE s.key = setting.key), kerai.setting_defaults() -> key);
+END
 $$;
 
 CREATE VIEW kerai.settings_all AS
@@ -128,15 +132,17 @@ $$;
 -- Chunk options for a document of `target`: the settings, then the target's config (and its
 -- tags, copied onto every chunk).
 CREATE FUNCTION kerai._chunk_options(target text) RETURNS jsonb
-LANGUAGE sql STABLE AS $$
-    SELECT jsonb_build_object('target_tokens', kerai.setting('chunk_tokens'),
+LANGUAGE plpgsql STABLE AS $$
+BEGIN
+    RETURN jsonb_build_object('target_tokens', kerai.setting('chunk_tokens'),
                               'overlap_tokens', kerai.setting('chunk_overlap'),
                               'strategy', kerai.setting('chunk_strategy'))
         || coalesce((SELECT jsonb_strip_nulls(jsonb_build_object('target_tokens', t.config->'chunk_size',
                                                                  'overlap_tokens', t.config->'chunk_overlap',
                                                                  'strategy', t.config->'chunk_strategy',
                                                                  'tags', t.config->'tags'))
-                       FROM kerai.targets t WHERE t.name = _chunk_options.target), '{}'::jsonb)
+                       FROM kerai.targets t WHERE t.name = _chunk_options.target), '{}'::jsonb);
+END
 $$;
 
 -- ---------------------------------------------------------------- chunks

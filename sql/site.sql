@@ -234,7 +234,7 @@ CREATE TABLE kerai.page_versions (
 COMMENT ON TABLE kerai.page_versions IS
     'A snapshot each time a page''s content changes: content_hash = SHA-256 of the normalised extracted text; '
     'raw HTML (out of line above 1 MB, see raw_html_uri); the document it produced. minhash (64 values) and '
-    'minhash_bands (16 keys) are the text''s near-duplicate signature; near_duplicate_of names another page of '
+    'minhash_bands (8 keys) are the text''s near-duplicate signature; near_duplicate_of names another page of '
     'the target whose current text it resembles (estimated Jaccard similarity >= 0.9, in similarity).';
 CREATE INDEX page_versions_page_idx ON kerai.page_versions (page_id, scraped_at DESC);
 CREATE INDEX page_versions_content_hash_idx ON kerai.page_versions (content_hash);
@@ -599,19 +599,23 @@ END
 $$;
 
 -- The live page of a target whose current text is nearest a signature: sharing a band, at an
--- estimated similarity of 0.9 or more (kerai_core::site::near_duplicates). It reads past
--- row-level security, so that the band index serves the fetcher (&& is not leakproof), and
--- answers a page id and a similarity only; for the fetcher role (sql/ops_roles.sql).
+-- estimated similarity of 0.9 or more (kerai_core::site::near_duplicates). At most 64 pages
+-- that share a band are compared (those stored first), so that a site of many pages of one
+-- template costs no more per page than any other. It reads past row-level security, so that
+-- the band index serves the fetcher (&& is not leakproof), and answers a page id and a
+-- similarity only; for the fetcher role (sql/ops_roles.sql).
 CREATE FUNCTION kerai._near_duplicate(target uuid, page uuid, sig bigint[], sig_bands bigint[],
                                       OUT near uuid, OUT similarity real)
-LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
-    SELECT o.id, m.sim
-      FROM kerai.page_versions v JOIN kerai.pages o ON o.current_version = v.id
-     CROSS JOIN LATERAL (SELECT (count(*) FILTER (WHERE z.a = z.b))::real / cardinality($3) AS sim
-                           FROM unnest(v.minhash, $3) z(a, b)) m
-     WHERE v.minhash_bands && $4 AND v.target_id = $1 AND o.id <> $2 AND o.alias_of IS NULL
-       AND cardinality(v.minhash) = cardinality($3) AND m.sim >= 0.9
-     ORDER BY m.sim DESC, o.first_seen_at, o.id LIMIT 1
+LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+BEGIN
+    SELECT c.id, c.sim INTO near, similarity FROM (
+        SELECT o.id, o.first_seen_at, kerai._minhash_similarity(v.minhash, sig) AS sim
+          FROM kerai.page_versions v JOIN kerai.pages o ON o.current_version = v.id
+         WHERE v.minhash_bands && sig_bands AND v.target_id = target AND o.id <> page AND o.alias_of IS NULL
+         LIMIT 64) c
+     WHERE c.sim >= 0.9
+     ORDER BY c.sim DESC, c.first_seen_at, c.id LIMIT 1;
+END
 $$;
 
 -- Record a batch of results from a fetcher. Each result:

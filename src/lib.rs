@@ -49,7 +49,7 @@ use {
     embedding::{_embed, embed_pending},
     facts::{extract_claims, extract_entities, llm_claims_prompt, parse_llm_claims},
     markdown::{parse_markdown, parse_markdown_bytes},
-    site::{family_key, normalize_url, robots_allowed, url_hash},
+    site::{_minhash_similarity, family_key, normalize_url, robots_allowed, url_hash},
     version::{build_info, uuid7, version},
 };
 
@@ -132,7 +132,7 @@ extension_sql_file!(
 extension_sql_file!(
     "../sql/site.sql",
     name = "site",
-    requires = ["graph", parse_markdown]
+    requires = ["graph", parse_markdown, _minhash_similarity]
 );
 extension_sql_file!(
     "../sql/retrieval.sql",

@@ -1,6 +1,7 @@
-//! Crawl decisions in SQL: robots.txt matching and URL normalisation.
+//! Crawl decisions in SQL: robots.txt matching, URL normalisation and near-duplicate
+//! signatures.
 
-use kerai_core::site::{robots, url_norm};
+use kerai_core::site::{near_duplicates, robots, url_norm};
 use pgrx::prelude::*;
 
 /// `kerai.robots_allowed(robots_txt, user_agent, url)`: may `user_agent` fetch `url` under
@@ -37,4 +38,13 @@ pub(crate) fn url_hash(url: &str) -> Option<String> {
 #[pg_extern(immutable, strict, parallel_safe)]
 pub(crate) fn family_key(name: &str) -> String {
     kerai_core::names::family_key(name)
+}
+
+/// `kerai._minhash_similarity(a, b)`: the estimated Jaccard similarity of two page signatures
+/// (`page_versions.minhash`), 0 when their lengths differ.
+#[pg_extern(immutable, strict, parallel_safe)]
+pub(crate) fn _minhash_similarity(a: Vec<Option<i64>>, b: Vec<Option<i64>>) -> f32 {
+    let a: Vec<i64> = a.into_iter().map(|v| v.unwrap_or(0)).collect();
+    let b: Vec<i64> = b.into_iter().map(|v| v.unwrap_or(0)).collect();
+    near_duplicates::similarity(&a, &b) as f32
 }

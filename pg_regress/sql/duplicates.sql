@@ -76,20 +76,22 @@ SELECT pg_temp.record(:'job', '/f', pg_temp.page('hf', jsonb_build_object('canon
 -- with only 50 equal values is not, nor a signature sharing nothing.
 SELECT pg_temp.record(:'job', '/g', pg_temp.page('hg', jsonb_build_object('signature', jsonb_build_object(
     'minhash', (SELECT jsonb_agg(i) FROM generate_series(1, 64) i),
-    'bands', (SELECT jsonb_agg(i) FROM generate_series(1, 16) i))))) AS g;
+    'bands', (SELECT jsonb_agg(i) FROM generate_series(1, 8) i))))) AS g;
 SELECT pg_temp.record(:'job', '/h', pg_temp.page('hh', jsonb_build_object('signature', jsonb_build_object(
     'minhash', (SELECT jsonb_agg(CASE WHEN i <= 61 THEN i ELSE 1000 + i END) FROM generate_series(1, 64) i),
-    'bands', (SELECT jsonb_agg(CASE WHEN i <= 14 THEN i ELSE 900 + i END) FROM generate_series(1, 16) i))))) AS h;
+    'bands', (SELECT jsonb_agg(CASE WHEN i <= 7 THEN i ELSE 900 + i END) FROM generate_series(1, 8) i))))) AS h;
 SELECT pg_temp.record(:'job', '/i', pg_temp.page('hi', jsonb_build_object('signature', jsonb_build_object(
     'minhash', (SELECT jsonb_agg(CASE WHEN i <= 50 THEN i ELSE 1000 + i END) FROM generate_series(1, 64) i),
-    'bands', (SELECT jsonb_agg(CASE WHEN i = 1 THEN i ELSE 900 + i END) FROM generate_series(1, 16) i))))) AS i;
+    'bands', (SELECT jsonb_agg(CASE WHEN i = 1 THEN i ELSE 900 + i END) FROM generate_series(1, 8) i))))) AS i;
 SELECT pg_temp.record(:'job', '/j', pg_temp.page('hj', jsonb_build_object('signature', jsonb_build_object(
     'minhash', (SELECT jsonb_agg(2000 + i) FROM generate_series(1, 64) i),
-    'bands', (SELECT jsonb_agg(3000 + i) FROM generate_series(1, 16) i))))) AS j;
+    'bands', (SELECT jsonb_agg(3000 + i) FROM generate_series(1, 8) i))))) AS j;
 SELECT substring(p.url from 24) AS path, substring(o.url from 24) AS resembles, v.similarity,
        cardinality(v.minhash) AS values, cardinality(v.minhash_bands) AS bands
   FROM kerai.page_versions v JOIN kerai.pages p ON p.id = v.page_id LEFT JOIN kerai.pages o ON o.id = v.near_duplicate_of
  WHERE v.minhash IS NOT NULL ORDER BY 1;
+SELECT kerai._minhash_similarity(ARRAY[1, 2, 3, 4], ARRAY[1, 2, 3, 5]) AS three_of_four,
+       kerai._minhash_similarity(ARRAY[1, 2], ARRAY[1, 2, 3]) AS unequal_lengths;
 SELECT pg_temp.record(:'job', '/old', pg_temp.page('hold')) AS old;
 UPDATE kerai.pages SET first_seen_at = first_seen_at - interval '1 day' WHERE url_hash = md5('/old');
 

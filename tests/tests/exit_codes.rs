@@ -129,6 +129,27 @@ fn a_crawler_trap_is_1() {
     );
 }
 
+/// The trap limit counts distinct URLs of a shape, not links: five pages that all link to
+/// one another (25 links, 5 URLs shaped /p/#) are no trap at a limit of 5.
+#[test]
+fn pages_linking_to_the_same_pages_are_no_trap() {
+    let site = Site::start();
+    let links: String = (0..5)
+        .map(|i| format!("<li><a href=\"/p/{i}\">page {i}</a></li>"))
+        .collect();
+    site.html("/", &format!("<html><body><main><h1>Index</h1><p>The pages of this site, each linking to all the others.</p><ul>{links}</ul></main></body></html>"));
+    for i in 0..5 {
+        site.html(
+            &format!("/p/{i}"),
+            &format!("<html><body><main><h1>Page {i}</h1><p>Page number {i} has its own text, long enough to be content.</p><ul>{links}</ul></main></body></html>"),
+        );
+    }
+    let (db, run, report) = crawl("exit_no_trap", &site, &["rate_limit_rps=0", "trap_limit=5"]);
+    assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
+    assert!(reasons(&report).is_empty(), "{report}");
+    assert_eq!(db.one::<i64>("SELECT count(*) FROM kerai.pages"), 6);
+}
+
 #[test]
 fn a_seed_robots_txt_disallows_is_1_and_other_disallowed_links_are_not() {
     let site = Site::of_pages(3);

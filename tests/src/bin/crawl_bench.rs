@@ -1,12 +1,15 @@
-//! `make bench` (crawl): a generated 10,000-page site served by a fast local server,
+//! `make bench` (crawl): a generated 10,000-page site, written as files under
+//! `.kerai/bench-site/` and served by nginx (a Debian package) on a free loopback port,
 //! crawled end to end into Postgres with politeness off; then re-crawled unchanged.
 //! Prints pages per second, peak memory of the fetcher, and the re-crawl's share of requests
-//! that downloaded no body and its time as a fraction of the first crawl's.
+//! answered `304 Not Modified` and its time as a fraction of the first crawl's.
 //!
 //!     KERAI_TEST_DATABASE_URL=postgresql://postgres@127.0.0.1:PORT/postgres \
 //!       cargo run --release -p kerai-e2e --bin crawl_bench -- [PAGES]
 
-use kerai_e2e::{run, Site, TestDb};
+use kerai_e2e::{run, TestDb};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 fn page(i: usize, n: usize) -> String {
@@ -57,20 +60,106 @@ fn measured(url: &str, args: &[&str]) -> (Duration, u64, run::Output) {
     (elapsed, sampler.join().unwrap_or(0), out)
 }
 
+/// nginx serving a directory on a free port of 127.0.0.1, stopped on drop. Its access log
+/// holds one line per request: method, path and status.
+struct Nginx {
+    child: Child,
+    base: String,
+    log: PathBuf,
+}
+
+impl Nginx {
+    fn start(dir: &Path) -> Nginx {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .map(|a| a.port())
+            .expect("a free loopback port");
+        let d = dir.display();
+        let conf = format!(
+            "daemon off;\nworker_processes 1;\nuser root;\npid {d}/nginx.pid;\nerror_log {d}/error.log warn;\n\
+             events {{ worker_connections 1024; }}\n\
+             http {{\n  default_type text/html;\n  types {{ application/xml xml; }}\n\
+               log_format brief '$request_method $uri $status';\n  access_log {d}/access.log brief;\n\
+               client_body_temp_path {d}/tmp; proxy_temp_path {d}/tmp; fastcgi_temp_path {d}/tmp;\n\
+               uwsgi_temp_path {d}/tmp; scgi_temp_path {d}/tmp;\n\
+               keepalive_requests 100000;\n\
+               server {{ listen 127.0.0.1:{port}; root {d}/www; index index.html; }}\n}}\n"
+        );
+        std::fs::create_dir_all(dir.join("tmp")).unwrap();
+        std::fs::write(dir.join("nginx.conf"), conf).unwrap();
+        let log = dir.join("access.log");
+        let _ = std::fs::remove_file(&log);
+        let mut child = Command::new("nginx")
+            .arg("-c")
+            .arg(dir.join("nginx.conf"))
+            .arg("-p")
+            .arg(dir)
+            .stdout(Stdio::null())
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot start nginx: {e}; install it with `make setup`"));
+        let base = format!("http://127.0.0.1:{port}");
+        for _ in 0..100 {
+            if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
+                return Nginx { child, base, log };
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let _ = child.kill();
+        let _ = child.wait();
+        panic!("nginx did not listen on port {port}; see {d}/error.log");
+    }
+
+    /// The requests logged so far, as `METHOD PATH STATUS`; `clear` starts the log again.
+    fn requests(&self) -> Vec<String> {
+        std::fs::read_to_string(&self.log)
+            .unwrap_or_default()
+            .lines()
+            .map(str::to_string)
+            .collect()
+    }
+
+    fn clear(&self) {
+        // nginx appends (O_APPEND), so a truncated log simply starts again.
+        if let Ok(f) = std::fs::OpenOptions::new().write(true).open(&self.log) {
+            let _ = f.set_len(0);
+        }
+    }
+}
+
+impl Drop for Nginx {
+    fn drop(&mut self) {
+        // SIGTERM: the master stops its workers too (SIGKILL would leave them running).
+        let _ = Command::new("kill")
+            .arg(self.child.id().to_string())
+            .status();
+        let _ = self.child.wait();
+    }
+}
+
+/// The site's files: `/p/0` … `/p/{n-1}`, an index and a sitemap, under `dir/www`.
+fn write_site(dir: &Path, n: usize, base: &str) {
+    let www = dir.join("www");
+    let _ = std::fs::remove_dir_all(&www);
+    std::fs::create_dir_all(www.join("p")).unwrap();
+    let mut sitemap = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?><urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">");
+    for i in 0..n {
+        std::fs::write(www.join("p").join(i.to_string()), page(i, n)).unwrap();
+        sitemap.push_str(&format!("<url><loc>{base}/p/{i}</loc></url>"));
+    }
+    sitemap.push_str("</urlset>");
+    std::fs::write(www.join("sitemap.xml"), sitemap).unwrap();
+    std::fs::write(www.join("index.html"), page(0, n)).unwrap();
+}
+
 fn main() {
     let n: usize = std::env::args()
         .nth(1)
         .and_then(|a| a.parse().ok())
         .unwrap_or(10_000);
-    let site = Site::start_with_threads(8);
-    let mut sitemap = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?><urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">");
-    for i in 0..n {
-        site.html(&format!("/p/{i}"), &page(i, n));
-        sitemap.push_str(&format!("<url><loc>{}/p/{i}</loc></url>", site.base));
-    }
-    sitemap.push_str("</urlset>");
-    site.page("/sitemap.xml", "application/xml", sitemap.into_bytes());
-    site.html("/", &page(0, n));
+    let dir = std::env::current_dir().unwrap().join(".kerai/bench-site");
+    std::fs::create_dir_all(&dir).unwrap();
+    let site = Nginx::start(&dir);
+    write_site(&dir, n, &site.base);
     let db = TestDb::new("crawlbench");
     let set = run::kerai(
         &db.url,
@@ -79,13 +168,14 @@ fn main() {
             "set",
             "bench",
             "--base-url",
-            &site.url("/"),
+            &format!("{}/", site.base),
             "rate_limit_rps=0",
             "concurrency=32",
             "per_host_concurrency=32",
             &format!("max_pages={}", n + 10),
             "respect_robots=true",
             "trust_sitemap_lastmod=false",
+            &format!("trap_limit={}", n + 10),
         ],
     );
     assert_eq!(set.code, 0, "{}", set.stderr);
@@ -101,7 +191,22 @@ fn main() {
             "json",
         ],
     );
-    assert_eq!(out1.code, 0, "{}\n{}", out1.stdout, out1.stderr);
+    if out1.code != 0 {
+        let failures: String = db.one(
+            "SELECT format('%s, the first: ', count(*)) || coalesce(string_agg(e, E'\\n' ORDER BY t) FILTER (WHERE r <= 3), '') \
+             FROM (SELECT coalesce(error, status) AS e, finished_at AS t, row_number() OVER (ORDER BY finished_at) AS r \
+             FROM kerai.job_urls WHERE status <> 'done') x",
+        );
+        let events: String = db.one(
+            "SELECT coalesce(string_agg(format('%s × %s, the first: %s', n, event, m), E'\\n'), '') FROM ( \
+             SELECT event, count(*) AS n, (array_agg(message ORDER BY id))[1] AS m FROM kerai.job_logs \
+             WHERE level IN ('WARN', 'ERROR') GROUP BY event) x",
+        );
+        panic!(
+            "the first crawl ended with exit {}; URLs not done: {failures}\nwarnings and errors logged:\n{events}",
+            out1.code
+        );
+    }
     let pages: i64 = db.one("SELECT count(*) FROM kerai.pages");
     println!(
         "first crawl: {pages} pages in {:.2} s = {:.0} pages/s; fetcher peak RSS {:.0} MiB",
@@ -110,7 +215,7 @@ fn main() {
         peak1 as f64 / 1024.0
     );
 
-    site.clear_hits();
+    site.clear();
     let (second, peak2, out2) = measured(
         &db.url,
         &[
@@ -125,14 +230,14 @@ fn main() {
     assert_eq!(out2.code, 0, "{}\n{}", out2.stdout, out2.stderr);
     let report = out2.json();
     let unchanged = report["metrics"]["unchanged_count"].as_i64().unwrap_or(0);
-    let hits = site.hits();
-    let page_gets: Vec<&String> = hits.iter().filter(|h| h.starts_with("GET /p/")).collect();
-    let bodiless = page_gets
+    let requests = site.requests();
+    let page_gets: Vec<&String> = requests
         .iter()
-        .filter(|h| h.ends_with("(conditional)"))
-        .count();
+        .filter(|h| h.starts_with("GET /p/"))
+        .collect();
+    let bodiless = page_gets.iter().filter(|h| h.ends_with(" 304")).count();
     println!(
-        "re-crawl: {unchanged} of {pages} unchanged ({:.1} %), {bodiless} of {} page requests conditional (304, no body), \
+        "re-crawl: {unchanged} of {pages} unchanged ({:.1} %), {bodiless} of {} page requests answered 304 (no body), \
          {:.2} s = {:.1} % of the first crawl's time; peak RSS {:.0} MiB",
         100.0 * unchanged as f64 / pages as f64,
         page_gets.len(),

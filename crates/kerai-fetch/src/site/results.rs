@@ -34,11 +34,21 @@ pub(super) fn fetched_result(
                     continue;
                 }
                 let shape = url_shape(&s.url);
+                // Distinct URLs count: pages that all link to the same pages are no trap.
                 let n = {
                     let mut shapes = shared.shapes.lock().unwrap_or_else(|e| e.into_inner());
-                    let n = shapes.entry(shape.clone()).or_insert(0);
-                    *n += 1;
-                    *n
+                    let known = shapes.entry(shape.clone()).or_default();
+                    if known.contains(&s.url_hash) {
+                        0
+                    } else if known.len() < cfg.trap_limit as usize {
+                        known.insert(s.url_hash.clone());
+                        0
+                    } else if known.insert(String::new()) {
+                        // (the empty key marks that the trap was logged)
+                        cfg.trap_limit + 1
+                    } else {
+                        cfg.trap_limit + 2
+                    }
                 };
                 if n > cfg.trap_limit {
                     if n == cfg.trap_limit + 1 {

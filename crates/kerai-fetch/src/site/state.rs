@@ -30,6 +30,8 @@ pub(super) struct Shared {
     pub(super) cfg: TargetConfig,
     pub(super) mode: String,
     pub(super) renderer: Option<Renderer>,
-    /// URLs followed per URL shape, to catch crawler traps.
-    pub(super) shapes: std::sync::Mutex<std::collections::HashMap<String, u32>>,
+    /// The distinct URLs followed per URL shape (their hashes, at most `trap_limit` + 1 each),
+    /// to catch crawler traps.
+    pub(super) shapes:
+        std::sync::Mutex<std::collections::HashMap<String, std::collections::HashSet<String>>>,
 }
