@@ -330,3 +330,52 @@ fn a_daemon_that_cannot_start_says_why() {
     assert!(t.elapsed() < Duration::from_secs(10));
     assert!(String::from_utf8_lossy(&out.stderr).contains("cannot connect"));
 }
+
+/// A login the server refuses when the daemon reconnects (its role made NOLOGIN while it ran)
+/// does not heal: the daemon stops with the server's reason instead of retrying for ever.
+#[test]
+fn a_daemon_whose_login_is_refused_on_reconnect_stops() {
+    let db = TestDb::new("daemon_refused");
+    let mut c = db.client();
+    c.batch_execute(
+        "DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'daemon_refused') THEN
+             CREATE ROLE daemon_refused LOGIN; END IF; END $$;
+         ALTER ROLE daemon_refused LOGIN;
+         GRANT kerai_fetcher TO daemon_refused",
+    )
+    .unwrap();
+    let url = kerai_e2e::run::as_role(&db.url, "daemon_refused");
+    let child = std::process::Command::new(kerai_e2e::bin())
+        .arg("daemon")
+        .env("DATABASE_URL", &url)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let connected = "SELECT count(*) >= 2 FROM pg_stat_activity WHERE usename = 'daemon_refused'";
+    assert!(
+        until(&db, connected, Duration::from_secs(30)),
+        "the daemon connected"
+    );
+    c.batch_execute(
+        "ALTER ROLE daemon_refused NOLOGIN;
+         SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = 'daemon_refused'",
+    )
+    .unwrap();
+    let (out, took) = wait_within(
+        child,
+        Duration::from_secs(60),
+        "a daemon whose login is refused",
+    );
+    c.batch_execute("ALTER ROLE daemon_refused LOGIN").unwrap();
+    eprintln!(
+        "stopped {took:?} after the login was refused:\n{}",
+        out.stderr
+    );
+    assert_ne!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("not permitted to log in") && out.stderr.contains("refused the login"),
+        "{}",
+        out.stderr
+    );
+}

@@ -325,7 +325,8 @@ pub async fn embed(shared: Arc<Shared>) {
         if client.as_ref().is_none_or(|c| c.is_closed()) {
             client = match db::connect(&shared.url).await {
                 Ok(c) => Some(c),
-                Err(e) if is_connection_error(&e.message) => {
+                // A server away comes back; a login it refuses does not.
+                Err(e) if !db::is_refused_login(&e) && is_connection_error(&e.message) => {
                     shared.pause(shared.poll.min(Duration::from_secs(5))).await;
                     continue;
                 }

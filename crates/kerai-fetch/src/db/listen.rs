@@ -69,6 +69,9 @@ pub async fn connect_retrying(
                 return Ok(c);
             }
             Err(e) if stop.load(Ordering::SeqCst) => return Err(e),
+            // A role dropped or made NOLOGIN, a database dropped: the server answers, and no
+            // wait changes its answer.
+            Err(e) if super::is_refused_login(&e) => return Err(e),
             // A database that is not kerai's, or of another API version, does not heal.
             Err(e) if !is_connection_error(&e.message) => return Err(e),
             Err(e) => {

@@ -88,6 +88,16 @@ pub fn redact(url: &str) -> String {
     url.to_string()
 }
 
+/// The hint of a connection the server refused (no such role or database, a failed
+/// authentication, a role that may not log in): waiting does not heal it.
+const REFUSED_LOGIN: &str =
+    "the server refused the login: check the role and database the URL names (and pg_hba.conf)";
+
+/// The failure is a login the server refused ([`connect_failure`]), not a server away.
+pub fn is_refused_login(f: &Failure) -> bool {
+    f.hint.as_deref() == Some(REFUSED_LOGIN)
+}
+
 /// Why a connection failed, with what to do: a server that refused the login (no such role
 /// or database, a failed authentication: SQLSTATE class 28 and 3D000) needs the URL fixed;
 /// one that did not answer, or is not ready, needs starting or a moment.
@@ -111,9 +121,7 @@ pub fn connect_failure(url: &str, e: &tokio_postgres::Error) -> Failure {
         c.starts_with("28") || c == "3D000"
     });
     if refused {
-        f.with_hint(
-            "the server refused the login: check the role and database the URL names (and pg_hba.conf)",
-        )
+        f.with_hint(REFUSED_LOGIN)
     } else {
         f.with_hint("start it with `make demo`, or pass --database-url / set DATABASE_URL")
     }
