@@ -337,11 +337,15 @@ $$;
 
 CREATE FUNCTION kerai._job_log(job uuid, level text, event text, message text, url text DEFAULT NULL,
                                details jsonb DEFAULT '{}'::jsonb) RETURNS void
-LANGUAGE sql AS $$
+-- PL/pgSQL, not SQL: its plan is kept for the session (a crawl logs twice per page).
+LANGUAGE plpgsql AS $$
+#variable_conflict use_variable
+BEGIN
     INSERT INTO kerai.job_logs (job_id, target_id, level, event, message, url, details)
     SELECT job, j.target_id, upper(level), event, kerai.redact_secrets(message), kerai.redact_secrets(url),
            kerai.redact_secrets(coalesce(details, '{}'::jsonb)::text)::jsonb
-      FROM kerai.scrape_jobs j WHERE j.id = job
+      FROM kerai.scrape_jobs j WHERE j.id = job;
+END
 $$;
 
 -- ---------------------------------------------------------------- jobs
@@ -522,8 +526,9 @@ LANGUAGE sql AS $$
     SELECT c.id, c.url, c.url_hash, c.host, c.depth, c.via, c.discovered_from, c.sitemap, c.attempts,
            p.etag, p.last_modified, p.last_scraped_at, p.last_status, p.source_type
       FROM claimed c
-      JOIN kerai.scrape_jobs j ON j.id = c.job_id
-      LEFT JOIN kerai.pages p ON p.target_id = j.target_id AND p.url_hash = c.url_hash
+      -- Both keys from the claimed row: the page is one index probe, whatever the planner
+      -- guesses of the CTE's size.
+      LEFT JOIN kerai.pages p ON p.target_id = c.target_id AND p.url_hash = c.url_hash
      ORDER BY c.id
 $$;
 
@@ -615,6 +620,37 @@ BEGIN
          LIMIT 64) c
      WHERE c.sim >= 0.9
      ORDER BY c.sim DESC, c.first_seen_at, c.id LIMIT 1;
+END
+$$;
+
+-- Fresh statistics for the tables a crawl grows, while they are young. Autovacuum analyzes a
+-- table at most once a minute; the first crawl of a site grows pages, versions, URLs, nodes and
+-- chunks from nothing faster than that, and a plan made while a table looked empty (PL/pgSQL
+-- keeps its plans for the session) then reads the whole table, or a whole index, for every
+-- page. A table is analyzed here when its changes since the last ANALYZE reach twice its size
+-- (a few times in a first crawl), and only below 100,000 rows, where autovacuum's own pace is
+-- enough. It gives way at once to an ANALYZE already running. Runs as the owner (ANALYZE
+-- needs it), for the fetcher's kerai._job_record (sql/ops_roles.sql). Returns how many tables
+-- it analyzed.
+CREATE FUNCTION kerai._analyze_grown() RETURNS integer
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp SET lock_timeout = '100ms' AS $$
+DECLARE
+    t regclass;
+    n integer := 0;
+BEGIN
+    FOREACH t IN ARRAY ARRAY['kerai.pages', 'kerai.page_versions', 'kerai.job_urls', 'kerai.nodes',
+                             'kerai.chunks']::regclass[] LOOP
+        IF (SELECT c.reltuples < 100000 AND pg_stat_get_mod_since_analyze(c.oid) > 2 * greatest(c.reltuples, 0) + 200
+              FROM pg_class c WHERE c.oid = t) THEN
+            BEGIN
+                EXECUTE format('ANALYZE %s', t);
+                n := n + 1;
+            EXCEPTION WHEN lock_not_available THEN
+                NULL;
+            END;
+        END IF;
+    END LOOP;
+    RETURN n;
 END
 $$;
 
@@ -858,6 +894,7 @@ BEGIN
         near := NULL;
         near_sim := NULL;
     END LOOP;
+    PERFORM kerai._analyze_grown();
     RETURN counts;
 END
 $$;

@@ -217,3 +217,43 @@ fn trailing_slash_strip_makes_one_page_of_two_spellings() {
     let documents: i64 = db.one("SELECT count(*) FROM kerai.nodes WHERE kind = 'document'");
     assert_eq!(documents, 3);
 }
+
+#[test]
+fn a_first_crawl_gives_its_growing_tables_statistics() {
+    // Plans made while the tables were empty would read them whole for every page; the
+    // recorder analyzes the tables it grows (kerai._analyze_grown), before autovacuum would.
+    let site = Site::of_pages(600);
+    let db = TestDb::new("young_tables");
+    let out = kerai(
+        &db.url,
+        &[
+            "config",
+            "set",
+            "t",
+            "--base-url",
+            &site.url("/"),
+            "use_sitemaps=false",
+            "rate_limit_rps=0",
+            "max_pages=1000",
+            "trap_limit=1000",
+        ],
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let run = kerai(&db.url, &["run", "t", "--no-progress", "--no-embed"]);
+    assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
+    assert_eq!(db.one::<i64>("SELECT count(*) FROM kerai.pages"), 601);
+    // last_analyze is an ANALYZE run by a session; autovacuum's is last_autoanalyze.
+    let analyzed: String = db.one(
+        "SELECT string_agg(relname, ',' ORDER BY relname) FROM pg_stat_user_tables
+          WHERE schemaname = 'kerai' AND last_analyze IS NOT NULL",
+    );
+    for t in ["job_urls", "pages", "page_versions"] {
+        assert!(
+            analyzed.split(',').any(|a| a == t),
+            "{t} not analyzed: {analyzed}"
+        );
+    }
+    // A table that has not grown since its last ANALYZE is left alone.
+    db.one::<i32>("SELECT kerai._analyze_grown()");
+    assert_eq!(db.one::<i32>("SELECT kerai._analyze_grown()"), 0);
+}
