@@ -24,6 +24,8 @@ impl Code {
 pub struct Failure {
     pub message: String,
     pub hint: Option<String>,
+    /// The server refused the login (`db::connect_failure`): retrying does not heal it.
+    pub refused_login: bool,
 }
 
 impl Failure {
@@ -31,6 +33,7 @@ impl Failure {
         Failure {
             message: message.into(),
             hint: None,
+            refused_login: false,
         }
     }
 

@@ -95,7 +95,7 @@ const REFUSED_LOGIN: &str =
 
 /// The failure is a login the server refused ([`connect_failure`]), not a server away.
 pub fn is_refused_login(f: &Failure) -> bool {
-    f.hint.as_deref() == Some(REFUSED_LOGIN)
+    f.refused_login
 }
 
 /// Why a connection failed, with what to do: a server that refused the login (no such role
@@ -121,7 +121,10 @@ pub fn connect_failure(url: &str, e: &tokio_postgres::Error) -> Failure {
         c.starts_with("28") || c == "3D000"
     });
     if refused {
-        f.with_hint(REFUSED_LOGIN)
+        Failure {
+            refused_login: true,
+            ..f.with_hint(REFUSED_LOGIN)
+        }
     } else {
         f.with_hint("start it with `make demo`, or pass --database-url / set DATABASE_URL")
     }

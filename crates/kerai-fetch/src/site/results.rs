@@ -4,7 +4,7 @@
 use super::discover::NewUrl;
 use super::process::Processed;
 use super::scope::type_from_path;
-use super::state::{Item, Shared};
+use super::state::{Follow, Item, Shared};
 use kerai_core::wire::site::{JobError, JobLog};
 use kerai_core::wire::site_result::{HttpMetadata, JobResult, Outcome};
 use kerai_core::ResourceError;
@@ -34,24 +34,16 @@ pub(super) fn fetched_result(
                     continue;
                 }
                 let shape = url_shape(&s.url);
-                // Distinct URLs count: pages that all link to the same pages are no trap.
-                let n = {
-                    let mut shapes = shared.shapes.lock().unwrap_or_else(|e| e.into_inner());
-                    let known = shapes.entry(shape.clone()).or_default();
-                    if known.contains(&s.url_hash) {
-                        0
-                    } else if known.len() < cfg.trap_limit as usize {
-                        known.insert(s.url_hash.clone());
-                        0
-                    } else if known.insert(String::new()) {
-                        // (the empty key marks that the trap was logged)
-                        cfg.trap_limit + 1
-                    } else {
-                        cfg.trap_limit + 2
-                    }
-                };
-                if n > cfg.trap_limit {
-                    if n == cfg.trap_limit + 1 {
+                let verdict = shared
+                    .shapes
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .entry(shape.clone())
+                    .or_default()
+                    .follow(&s.url_hash, cfg.trap_limit as usize);
+                match verdict {
+                    Follow::Yes => {}
+                    Follow::TrapFound => {
                         logs.push(JobLog {
                             level: "WARN".into(),
                             event: "CRAWLER_TRAP".into(),
@@ -61,8 +53,9 @@ pub(super) fn fetched_result(
                                 s.url, cfg.trap_limit
                             ),
                         });
+                        continue;
                     }
-                    continue;
+                    Follow::No => continue,
                 }
                 {
                     links.push(NewUrl {
