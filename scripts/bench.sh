@@ -68,9 +68,11 @@ fi
 
 if wants crawl; then
   pages=$(n 10000)
-  say "── crawl of a generated ${pages}-page site (politeness off), then an unchanged re-crawl"
+  say "── crawl of a generated ${pages}-page site (politeness off), an unchanged re-crawl, then Scrapy and the spider crate on the same site"
   cargo build -q --release -p kerai-fetch -p kerai-e2e --bin kerai --bin crawl_bench
-  KERAI_TEST_DATABASE_URL="postgresql://postgres@127.0.0.1:${port}/postgres" KERAI_BIN="${KERAI_ROOT}/target/release/kerai" \
+  peers=$(scripts/bench/crawl_peers.sh) || die "setting up the peer crawlers failed; see above"
+  KERAI_BENCH_SCRAPY=$(sed -n 1p <<<"$peers") KERAI_BENCH_SPIDER=$(sed -n 2p <<<"$peers") \
+    KERAI_TEST_DATABASE_URL="postgresql://postgres@127.0.0.1:${port}/postgres" KERAI_BIN="${KERAI_ROOT}/target/release/kerai" \
     target/release/crawl_bench "$pages" | sed 's/^/    /'
 fi
 
@@ -78,3 +80,5 @@ if wants search && [ -f scripts/bench/search.sh ]; then
   scripts/bench/search.sh "$port" "$scale"
 fi
 scripts/cluster.sh stop bench >/dev/null 2>&1 || true
+mkdir -p "${KERAI_STATE}/bench"
+python3 scripts/bench/report.py "${KERAI_STATE}/bench" | sed 's/^/    /'

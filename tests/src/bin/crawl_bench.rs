@@ -33,31 +33,82 @@ fn page(i: usize, n: usize) -> String {
     )
 }
 
-/// Run `kerai` and sample its resident memory until it exits: (wall time, peak RSS in KiB, output).
-fn measured(url: &str, args: &[&str]) -> (Duration, u64, run::Output) {
+/// A crawler's run: wall time, peak RSS in KiB, output, and the page requests nginx had logged
+/// every half second (seconds since the start, requests).
+struct Measured {
+    took: Duration,
+    peak_kib: u64,
+    out: run::Output,
+    series: Vec<(f64, usize)>,
+}
+
+/// Run `kerai` and sample it until it exits.
+fn measured(url: &str, args: &[&str], log: &Path) -> Measured {
     let started = Instant::now();
-    let child = run::spawn(url, args, &[]);
+    sampled(started, run::spawn(url, args, &[]), log)
+}
+
+/// A peer crawler's command line (`KERAI_BENCH_SCRAPY`, `KERAI_BENCH_SPIDER`), with the site's
+/// base URL and the concurrency appended, measured as `measured` does.
+fn measured_peer(command: &str, extra: &[&str], log: &Path) -> Measured {
+    let mut words = command.split_whitespace();
+    let program = words.next().expect("a peer command");
+    let started = Instant::now();
+    let child = Command::new(program)
+        .args(words)
+        .args(extra)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot run {program}: {e}"));
+    sampled(started, child, log)
+}
+
+/// The page requests in nginx's access log.
+fn page_requests(log: &Path) -> usize {
+    std::fs::read_to_string(log)
+        .unwrap_or_default()
+        .lines()
+        .filter(|l| l.starts_with("GET /p/"))
+        .count()
+}
+
+fn sampled(started: Instant, child: Child, log: &Path) -> Measured {
     let pid = child.id();
-    let mut peak = 0u64;
-    let sampler = std::thread::spawn(move || loop {
-        match std::fs::read_to_string(format!("/proc/{pid}/status")) {
-            Ok(s) => {
-                if let Some(v) = s.lines().find(|l| l.starts_with("VmHWM:")) {
-                    let kb: u64 = v
-                        .split_whitespace()
-                        .nth(1)
-                        .and_then(|x| x.parse().ok())
-                        .unwrap_or(0);
-                    peak = peak.max(kb);
+    let sampled_log = log.to_path_buf();
+    let sampler = std::thread::spawn(move || {
+        let (mut peak, mut series, mut tick) = (0u64, Vec::new(), 0u32);
+        loop {
+            match std::fs::read_to_string(format!("/proc/{pid}/status")) {
+                Ok(s) => {
+                    if let Some(v) = s.lines().find(|l| l.starts_with("VmHWM:")) {
+                        let kb: u64 = v
+                            .split_whitespace()
+                            .nth(1)
+                            .and_then(|x| x.parse().ok())
+                            .unwrap_or(0);
+                        peak = peak.max(kb);
+                    }
                 }
+                Err(_) => return (peak, series),
             }
-            Err(_) => return peak,
+            if tick % 10 == 0 {
+                series.push((started.elapsed().as_secs_f64(), page_requests(&sampled_log)));
+            }
+            tick += 1;
+            std::thread::sleep(Duration::from_millis(50));
         }
-        std::thread::sleep(Duration::from_millis(50));
     });
     let out = run::wait(child);
-    let elapsed = started.elapsed();
-    (elapsed, sampler.join().unwrap_or(0), out)
+    let took = started.elapsed();
+    let (peak_kib, mut series) = sampler.join().unwrap_or_default();
+    series.push((took.as_secs_f64(), page_requests(log)));
+    Measured {
+        took,
+        peak_kib,
+        out,
+        series,
+    }
 }
 
 /// nginx serving a directory on a free port of 127.0.0.1, stopped on drop. Its access log
@@ -180,17 +231,17 @@ fn main() {
     );
     assert_eq!(set.code, 0, "{}", set.stderr);
 
-    let (first, peak1, out1) = measured(
-        &db.url,
-        &[
-            "run",
-            "bench",
-            "--no-progress",
-            "--no-embed",
-            "--format",
-            "json",
-        ],
-    );
+    let run_args = [
+        "run",
+        "bench",
+        "--no-progress",
+        "--no-embed",
+        "--format",
+        "json",
+    ];
+    site.clear();
+    let m1 = measured(&db.url, &run_args, &site.log);
+    let (first, peak1, out1) = (m1.took, m1.peak_kib, &m1.out);
     if out1.code != 0 {
         let failures: String = db.one(
             "SELECT format('%s, the first: ', count(*)) || coalesce(string_agg(e, E'\\n' ORDER BY t) FILTER (WHERE r <= 3), '') \
@@ -216,17 +267,8 @@ fn main() {
     );
 
     site.clear();
-    let (second, peak2, out2) = measured(
-        &db.url,
-        &[
-            "run",
-            "bench",
-            "--no-progress",
-            "--no-embed",
-            "--format",
-            "json",
-        ],
-    );
+    let m2 = measured(&db.url, &run_args, &site.log);
+    let (second, peak2, out2) = (m2.took, m2.peak_kib, &m2.out);
     assert_eq!(out2.code, 0, "{}\n{}", out2.stdout, out2.stderr);
     let report = out2.json();
     let unchanged = report["metrics"]["unchanged_count"].as_i64().unwrap_or(0);
@@ -245,4 +287,77 @@ fn main() {
         100.0 * second.as_secs_f64() / first.as_secs_f64(),
         peak2 as f64 / 1024.0
     );
+
+    let kerai_rate = pages as f64 / first.as_secs_f64();
+    let mut figures = vec![serde_json::json!({
+        "crawler": "kerai", "what": "fetch, convert, store versions, graph, chunks, facts, duplicates",
+        "pages": pages, "seconds": first.as_secs_f64(), "pages_per_second": kerai_rate,
+        "peak_rss_mib": peak1 as f64 / 1024.0,
+        "recrawl_seconds": second.as_secs_f64(), "recrawl_share": second.as_secs_f64() / first.as_secs_f64(),
+        "recrawl_304": bodiless, "recrawl_page_requests": page_gets.len(),
+        "page_requests_over_time": m1.series,
+    })];
+    // The peers on the same site and server, the same number of requests in flight.
+    let scratch = dir.join("peer-items.jsonl");
+    let scratch = scratch.to_string_lossy();
+    for (name, var, what, extra) in [
+        (
+            "Scrapy",
+            "KERAI_BENCH_SCRAPY",
+            "SitemapSpider: title and main text to JSON lines",
+            vec![&site.base[..], "32", &scratch[..]],
+        ),
+        (
+            "spider",
+            "KERAI_BENCH_SPIDER",
+            "fetch only",
+            vec![&site.base[..], "32"],
+        ),
+    ] {
+        let Ok(command) = std::env::var(var) else {
+            continue;
+        };
+        site.clear();
+        let m = measured_peer(&command, &extra, &site.log);
+        let (took, peak, out) = (m.took, m.peak_kib, &m.out);
+        assert_eq!(
+            out.code, 0,
+            "{name} failed:\n{}\n{}",
+            out.stdout, out.stderr
+        );
+        let line: serde_json::Value = out
+            .stdout
+            .lines()
+            .rev()
+            .find_map(|l| serde_json::from_str(l).ok())
+            .unwrap_or_else(|| {
+                panic!("{name} printed no figures:\n{}\n{}", out.stdout, out.stderr)
+            });
+        let got = line["pages"].as_f64().unwrap_or(0.0);
+        let rate = got / took.as_secs_f64();
+        println!(
+            "{name} ({what}): {got:.0} pages in {:.2} s = {rate:.0} pages/s; peak RSS {:.0} MiB; kerai's rate is {:.2}× {name}'s",
+            took.as_secs_f64(),
+            peak as f64 / 1024.0,
+            kerai_rate / rate
+        );
+        figures.push(serde_json::json!({
+            "crawler": name, "what": what, "pages": got, "seconds": took.as_secs_f64(),
+            "pages_per_second": rate, "peak_rss_mib": peak as f64 / 1024.0,
+            "page_requests_over_time": m.series,
+        }));
+    }
+    let out = std::env::current_dir()
+        .unwrap()
+        .join(".kerai/bench/crawl.json");
+    std::fs::create_dir_all(out.parent().unwrap()).unwrap();
+    std::fs::write(
+        &out,
+        serde_json::to_string_pretty(
+            &serde_json::json!({"pages": n, "concurrency": 32, "runs": figures}),
+        )
+        .unwrap(),
+    )
+    .unwrap();
+    println!("figures: {}", out.display());
 }
