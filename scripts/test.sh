@@ -48,9 +48,28 @@ if wants pgrx; then
     cargo pgrx test "pg${PG_MAJOR}" --runas postgres --pgdata "${pgdata}/data"
 fi
 
+# pg_cron works in one database per cluster (cron.database_name = kerai_cron). Made here, before
+# any test, with the extensions in it, so the scheduler has loaded its job table when tests that
+# run side by side schedule jobs (made by the first such test, the scheduler could miss a job).
+prepare_cron_database() {
+  local q=(psql -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$port" -U postgres)
+  "${q[@]}" -d postgres -c "CREATE DATABASE kerai_cron" &&
+    "${q[@]}" -d kerai_cron -c "CREATE EXTENSION pg_cron" -c "CREATE EXTENSION kerai CASCADE" || return 1
+  for _ in $(seq 1 60); do
+    if [ "$("${q[@]}" -At -d postgres -c "SELECT count(*) FROM pg_stat_activity
+          WHERE backend_type = 'pg_cron launcher' AND datname = 'kerai_cron'")" = 1 ]; then
+      return 0
+    fi
+    sleep 0.5
+  done
+  echo "the pg_cron scheduler did not start in database kerai_cron within 30 s" >&2
+  return 1
+}
+
 if wants regress || wants e2e || wants citus; then
   say "── installing the extension and starting the test cluster (port ${port})"
-  if scripts/install.sh >"${logdir}/install.log" 2>&1 && scripts/cluster.sh fresh test "$port" kerai_cron >>"${logdir}/install.log" 2>&1; then
+  if scripts/install.sh >"${logdir}/install.log" 2>&1 && scripts/cluster.sh fresh test "$port" kerai_cron >>"${logdir}/install.log" 2>&1 \
+     && prepare_cron_database >>"${logdir}/install.log" 2>&1; then
     cluster_ok=1
   else
     tail -n 30 "${logdir}/install.log" | sed 's/^/    | /'

@@ -107,9 +107,13 @@ impl TestDb {
             .unwrap()
             .is_some();
         if !exists {
-            admin
-                .batch_execute(&format!("CREATE DATABASE {name}"))
-                .unwrap();
+            // Tests side by side may both find it missing: the second CREATE meets the first's.
+            if let Err(e) = admin.batch_execute(&format!("CREATE DATABASE {name}")) {
+                let made_meanwhile = e.code()
+                    == Some(&postgres::error::SqlState::DUPLICATE_DATABASE)
+                    || e.code() == Some(&postgres::error::SqlState::UNIQUE_VIOLATION);
+                assert!(made_meanwhile, "CREATE DATABASE {name}: {e}");
+            }
         }
         let url = match admin_url.rsplit_once('/') {
             Some((base, _)) => format!("{base}/{name}"),
