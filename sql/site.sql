@@ -348,6 +348,21 @@ BEGIN
 END
 $$;
 
+-- Log lines of a job in one INSERT, in the order given: logs is [{level, event, message, url,
+-- details}] (kerai._job_record writes a batch's lines with it).
+CREATE FUNCTION kerai._job_log_many(job uuid, logs jsonb) RETURNS void
+LANGUAGE plpgsql AS $$
+#variable_conflict use_variable
+BEGIN
+    INSERT INTO kerai.job_logs (job_id, target_id, level, event, message, url, details)
+    SELECT job, j.target_id, upper(l->>'level'), l->>'event', kerai.redact_secrets(l->>'message'),
+           kerai.redact_secrets(l->>'url'), kerai.redact_secrets(coalesce(l->'details', '{}'::jsonb)::text)::jsonb
+      FROM kerai.scrape_jobs j, jsonb_array_elements(logs) WITH ORDINALITY x(l, ord)
+     WHERE j.id = job
+     ORDER BY x.ord;
+END
+$$;
+
 -- ---------------------------------------------------------------- jobs
 
 -- Queue a crawl of `target`. At most one PENDING job per target: asking again returns it.
@@ -695,6 +710,10 @@ DECLARE
     outcome text;
     st text;
     meta jsonb;
+    -- The batch's log lines and discovered links, written once at the end (one INSERT each
+    -- instead of several per page).
+    logs jsonb := '[]';
+    links jsonb := '[]';
     counts jsonb := '{"new": 0, "updated": 0, "unchanged": 0, "duplicate": 0, "failed": 0, "skipped": 0, "stale": 0, "links": 0}';
 BEGIN
     -- One recorder per job at a time: fetchers sharing a job judge duplicates in turn, and take
@@ -715,8 +734,9 @@ BEGIN
                    error = r->'error'->>'message', source_type = r->>'source_type', finished_at = now(), lease_until = NULL,
                    attempts = x.attempts + coalesce((r->>'attempts')::integer, 0)
              WHERE x.id = u.id;
-            PERFORM kerai._job_log(job, 'WARN', 'ITEM_SKIPPED', coalesce(r->'error'->>'message', 'skipped: ' || u.url), u.url,
-                                   jsonb_strip_nulls(jsonb_build_object('kind', r->'error'->>'kind')));
+            logs := logs || jsonb_build_object('level', 'WARN', 'event', 'ITEM_SKIPPED',
+                'message', coalesce(r->'error'->>'message', 'skipped: ' || u.url), 'url', u.url,
+                'details', jsonb_strip_nulls(jsonb_build_object('kind', r->'error'->>'kind')));
             counts := jsonb_set(counts, '{skipped}', to_jsonb((counts->>'skipped')::integer + 1));
             CONTINUE;
         END IF;
@@ -741,9 +761,10 @@ BEGIN
                    http_status = coalesce((r->'http'->>'status')::integer, x.http_status),
                    last_scraped_at = now(), scrape_count = x.scrape_count + 1
              WHERE x.id = p_id;
-            PERFORM kerai._job_log(job, 'ERROR', 'ITEM_FAILED', coalesce(r->'error'->>'message', 'failed: ' || u.url), u.url,
-                                   jsonb_strip_nulls(jsonb_build_object('kind', r->'error'->>'kind',
-                                                                         'http_status', r->'http'->'status')));
+            logs := logs || jsonb_build_object('level', 'ERROR', 'event', 'ITEM_FAILED',
+                'message', coalesce(r->'error'->>'message', 'failed: ' || u.url), 'url', u.url,
+                'details', jsonb_strip_nulls(jsonb_build_object('kind', r->'error'->>'kind',
+                                                                'http_status', r->'http'->'status')));
         ELSIF st = 'not_modified' THEN
             outcome := CASE WHEN p_alias IS NULL THEN 'unchanged' ELSE 'duplicate' END;
             UPDATE kerai.pages x SET last_status = outcome, last_scraped_at = now(), scrape_count = x.scrape_count + 1,
@@ -852,11 +873,11 @@ BEGIN
                        source_type = r->>'source_type', current_version = version, last_error = NULL,
                        outlinks = r->'links', alias_of = NULL, alias_reason = NULL
                  WHERE x.id = p_id;
-                PERFORM kerai._job_log(job, 'INFO',
-                    CASE WHEN coalesce(r->>'source_type', 'html') = 'html' THEN 'PAGE_FETCHED' ELSE 'DOC_DOWNLOADED' END,
-                    format('%s %s (%s bytes)', CASE WHEN coalesce(r->>'source_type', 'html') = 'html' THEN 'fetched' ELSE 'downloaded' END,
-                           u.url, coalesce(r->'http'->>'bytes', '?')),
-                    u.url, jsonb_strip_nulls(jsonb_build_object('http_status', r->'http'->'status',
+                logs := logs || jsonb_build_object('level', 'INFO',
+                    'event', CASE WHEN coalesce(r->>'source_type', 'html') = 'html' THEN 'PAGE_FETCHED' ELSE 'DOC_DOWNLOADED' END,
+                    'message', format('%s %s (%s bytes)', CASE WHEN coalesce(r->>'source_type', 'html') = 'html' THEN 'fetched' ELSE 'downloaded' END,
+                                      u.url, coalesce(r->'http'->>'bytes', '?')),
+                    'url', u.url, 'details', jsonb_strip_nulls(jsonb_build_object('http_status', r->'http'->'status',
                            'source_type', r->>'source_type', 'elapsed_ms', r->'http'->'elapsed_ms')));
             END IF;
         ELSE
@@ -865,10 +886,11 @@ BEGIN
         END IF;
 
         IF outcome <> 'failed' THEN
-            PERFORM kerai._job_log(job, 'INFO', 'ITEM_' || upper(outcome), outcome || ': ' || u.url || coalesce(note, ''), u.url,
-                                   jsonb_strip_nulls(jsonb_build_object('source_type', r->>'source_type', 'document', doc,
-                                                                         'alias_of', alias, 'near_duplicate_of', near,
-                                                                         'similarity', near_sim)));
+            logs := logs || jsonb_build_object('level', 'INFO', 'event', 'ITEM_' || upper(outcome),
+                'message', outcome || ': ' || u.url || coalesce(note, ''), 'url', u.url,
+                'details', jsonb_strip_nulls(jsonb_build_object('source_type', r->>'source_type', 'document', doc,
+                                                                'alias_of', alias, 'near_duplicate_of', near,
+                                                                'similarity', near_sim)));
         END IF;
         UPDATE kerai.job_urls x SET status = CASE WHEN outcome = 'failed' THEN 'failed' ELSE 'done' END,
                outcome = outcome, source_type = coalesce(r->>'source_type', x.source_type),
@@ -877,12 +899,10 @@ BEGIN
          WHERE x.id = u.id;
         counts := jsonb_set(counts, ARRAY[outcome], to_jsonb((counts->>outcome)::integer + 1));
         IF jsonb_typeof(r->'logs') = 'array' THEN
-            PERFORM kerai._job_log(job, l->>'level', l->>'event', l->>'message', l->>'url')
-               FROM jsonb_array_elements(r->'logs') l;
+            logs := logs || (r->'logs');
         END IF;
-        IF jsonb_typeof(r->'links') = 'array' AND jsonb_array_length(r->'links') > 0 THEN
-            counts := jsonb_set(counts, '{links}',
-                                to_jsonb((counts->>'links')::integer + kerai._job_add_urls(job, r->'links')));
+        IF jsonb_typeof(r->'links') = 'array' THEN
+            links := links || (r->'links');
         END IF;
         -- What one result set is cleared for the next (a skipped or stale result sets none).
         doc := NULL;
@@ -894,6 +914,10 @@ BEGIN
         near := NULL;
         near_sim := NULL;
     END LOOP;
+    PERFORM kerai._job_log_many(job, logs);
+    IF jsonb_array_length(links) > 0 THEN
+        counts := jsonb_set(counts, '{links}', to_jsonb((counts->>'links')::integer + kerai._job_add_urls(job, links)));
+    END IF;
     PERFORM kerai._analyze_grown();
     RETURN counts;
 END

@@ -219,7 +219,8 @@ pub(crate) fn chunk_document(doc: pgrx::Uuid, options: default!(JsonB, "'{}'")) 
         .iter()
         .map(|c| chunk_uuid(&prov.key, c.index))
         .collect();
-    let before = existing_hashes(&ids);
+    let held = held_chunks(&prov.key, chunks.len());
+    let before = held.hashes;
     let changed: Vec<usize> = chunks
         .iter()
         .enumerate()
@@ -232,31 +233,28 @@ pub(crate) fn chunk_document(doc: pgrx::Uuid, options: default!(JsonB, "'{}'")) 
         .count();
 
     upsert_chunks(doc, &prov, &chunks, &ids, &before);
-    let removed = Spi::get_one_with_args::<i64>(
-        "WITH d AS (DELETE FROM kerai.chunks WHERE chunk_key = $1 AND chunk_index >= $2 RETURNING 1)
-         SELECT count(*) FROM d",
-        &[prov.key.as_str().into(), (chunks.len() as i32).into()],
-    )
-    .or_raise("deleting chunks beyond the new count")
-    .unwrap_or(0);
+    let removed = if held.beyond {
+        Spi::get_one_with_args::<i64>(
+            "WITH d AS (DELETE FROM kerai.chunks WHERE chunk_key = $1 AND chunk_index >= $2 RETURNING 1)
+             SELECT count(*) FROM d",
+            &[prov.key.as_str().into(), (chunks.len() as i32).into()],
+        )
+        .or_raise("deleting chunks beyond the new count")
+        .unwrap_or(0)
+    } else {
+        0
+    };
 
-    let changed_ids: Vec<pgrx::Uuid> = changed.iter().map(|i| ids[*i]).collect();
-    // Stale vectors and facts of changed chunks go; unchanged chunks keep theirs.
-    Spi::run_with_args(
-        "DELETE FROM kerai.embeddings WHERE chunk_id = ANY($1)",
-        &[changed_ids.clone().into()],
-    )
-    .or_raise("dropping the embeddings of changed chunks");
-    Spi::run_with_args(
-        "DELETE FROM kerai.entities WHERE chunk_id = ANY($1)",
-        &[changed_ids.clone().into()],
-    )
-    .or_raise("dropping the entities of changed chunks");
-    Spi::run_with_args(
-        "DELETE FROM kerai.claims WHERE chunk_id = ANY($1) AND source = 'llm'",
-        &[changed_ids.clone().into()],
-    )
-    .or_raise("dropping the LLM claims of changed chunks");
+    // Stale vectors and facts of changed chunks go; unchanged chunks keep theirs. Only chunks
+    // that were there can have them (their keys cascade): none for a page's first chunks.
+    let changed_ids: Vec<pgrx::Uuid> = changed
+        .iter()
+        .map(|i| ids[*i])
+        .filter(|id| before.contains_key(id))
+        .collect();
+    if !changed_ids.is_empty() {
+        drop_facts_of(&changed_ids);
+    }
 
     let mut facts = ChunkFacts::default();
     for i in &changed {
@@ -266,7 +264,8 @@ pub(crate) fn chunk_document(doc: pgrx::Uuid, options: default!(JsonB, "'{}'")) 
     let claims = if changed.is_empty() && removed == 0 {
         0
     } else {
-        document_claims(doc, &prov.meta, &chunks, &ids)
+        // With no chunk held before, no rule-based claim of the page exists to replace.
+        document_claims(doc, &prov.meta, &chunks, &ids, held.any)
     };
 
     JsonB(json!({
@@ -281,6 +280,25 @@ pub(crate) fn chunk_document(doc: pgrx::Uuid, options: default!(JsonB, "'{}'")) 
         "options": {"target_tokens": opts.target_tokens, "overlap_tokens": opts.overlap_tokens,
                     "strategy": opts.strategy.as_str()},
     }))
+}
+
+/// Drop the embeddings, entities and LLM claims of chunks whose text changed.
+fn drop_facts_of(changed_ids: &[pgrx::Uuid]) {
+    Spi::run_with_args(
+        "DELETE FROM kerai.embeddings WHERE chunk_id = ANY($1)",
+        &[changed_ids.to_vec().into()],
+    )
+    .or_raise("dropping the embeddings of changed chunks");
+    Spi::run_with_args(
+        "DELETE FROM kerai.entities WHERE chunk_id = ANY($1)",
+        &[changed_ids.to_vec().into()],
+    )
+    .or_raise("dropping the entities of changed chunks");
+    Spi::run_with_args(
+        "DELETE FROM kerai.claims WHERE chunk_id = ANY($1) AND source = 'llm'",
+        &[changed_ids.to_vec().into()],
+    )
+    .or_raise("dropping the LLM claims of changed chunks");
 }
 
 /// `kerai.chunk_id(source_url, chunk_index)`: the deterministic id of a chunk (a name-based
@@ -347,20 +365,36 @@ fn read_blocks(doc: pgrx::Uuid) -> Vec<ChunkInput> {
     .or_raise("reading the document's blocks")
 }
 
-fn existing_hashes(ids: &[pgrx::Uuid]) -> HashMap<pgrx::Uuid, String> {
+/// The chunks a page's key holds now: the hash of each (by id), whether any lies beyond the
+/// new count `n`, and whether there is any at all.
+struct Held {
+    hashes: HashMap<pgrx::Uuid, String>,
+    beyond: bool,
+    any: bool,
+}
+
+fn held_chunks(key: &str, n: usize) -> Held {
     Spi::connect(|c| {
         let rows = c.select(
-            "SELECT id, content_hash FROM kerai.chunks WHERE id = ANY($1)",
+            "SELECT id, content_hash, chunk_index FROM kerai.chunks WHERE chunk_key = $1",
             None,
-            &[ids.to_vec().into()],
+            &[key.into()],
         )?;
-        let mut out = HashMap::new();
+        let mut held = Held {
+            hashes: HashMap::new(),
+            beyond: false,
+            any: false,
+        };
         for r in rows {
-            if let (Some(id), Some(h)) = (r.get::<pgrx::Uuid>(1)?, r.get::<String>(2)?) {
-                out.insert(id, h);
+            held.any = true;
+            let index = r.get::<i32>(3)?.unwrap_or(0);
+            if index as usize >= n {
+                held.beyond = true;
+            } else if let (Some(id), Some(h)) = (r.get::<pgrx::Uuid>(1)?, r.get::<String>(2)?) {
+                held.hashes.insert(id, h);
             }
         }
-        Ok::<_, pgrx::spi::Error>(out)
+        Ok::<_, pgrx::spi::Error>(held)
     })
     .or_raise("reading the current chunks")
 }
@@ -456,8 +490,26 @@ fn upsert_chunks(
         .chain(per_chunk)
         .chain(std::iter::once(new_rows.into()))
         .collect();
-    Spi::run_with_args(
-        "WITH u AS (
+    // A page's first chunks: a plain INSERT (the upsert below costs a millisecond to plan).
+    let sql = if existing.is_empty() {
+        INSERT_CHUNKS
+    } else {
+        UPSERT_CHUNKS
+    };
+    Spi::run_with_args(sql, &args).or_raise("writing the chunks");
+}
+
+const INSERT_CHUNKS: &str = "INSERT INTO kerai.chunks (id, chunk_key, document_id, page_version_id, target_id, chunk_index,
+        chunk_total, chunk_strategy, content, token_count, content_hash, heading_path, source_url,
+        parent_url, source_type, title, language, version_hint, last_modified, crawl_timestamp, tags)
+ SELECT u.id, $2, $3, (SELECT v.id FROM kerai.page_versions v WHERE v.id = ($4)::uuid),
+        (SELECT t.id FROM kerai.targets t WHERE t.name = $5), u.ix, $6, u.strat, u.content, u.tokens,
+        u.hash, ARRAY(SELECT jsonb_array_elements_text(u.path::jsonb)), $7, $8, $9, $10, $11, $12, $13,
+        ($14)::timestamptz, $15
+   FROM unnest($1::uuid[], $16::int[], $17::text[], $18::text[], $19::int[], $20::text[], $21::text[], $22::bool[])
+        AS u(id, ix, strat, content, tokens, hash, path, is_new)";
+
+const UPSERT_CHUNKS: &str = "WITH u AS (
             SELECT * FROM unnest($1::uuid[], $16::int[], $17::text[], $18::text[], $19::int[], $20::text[], $21::text[], $22::bool[])
                 AS u(id, ix, strat, content, tokens, hash, path, is_new)
          ), upd AS (
@@ -500,11 +552,7 @@ fn upsert_chunks(
                 (SELECT t.id FROM kerai.targets t WHERE t.name = $5), u.ix, $6, u.strat, u.content, u.tokens,
                 u.hash, ARRAY(SELECT jsonb_array_elements_text(u.path::jsonb)), $7, $8, $9, $10, $11, $12, $13,
                 ($14)::timestamptz, $15
-           FROM u WHERE u.is_new",
-        &args,
-    )
-    .or_raise("writing the chunks");
-}
+           FROM u WHERE u.is_new";
 
 #[cfg(test)]
 mod tests {

@@ -173,17 +173,21 @@ impl ChunkFacts {
 
 /// Replace the rule-based claims of a document's chunks: JSON-LD facts of the page (kept on
 /// the first chunk) and sentence patterns of each chunk, one row per distinct statement.
+/// `replace` false: the page had no chunks, so there are none to drop first.
 pub fn document_claims(
     doc: pgrx::Uuid,
     meta: &Map<String, Value>,
     chunks: &[Chunk],
     ids: &[pgrx::Uuid],
+    replace: bool,
 ) -> usize {
-    Spi::run_with_args(
-        "DELETE FROM kerai.claims WHERE (document_id = $1 OR chunk_id = ANY($2)) AND source <> 'llm'",
-        &[doc.into(), ids.to_vec().into()],
-    )
-    .or_raise("dropping the old rule-based claims");
+    if replace {
+        Spi::run_with_args(
+            "DELETE FROM kerai.claims WHERE (document_id = $1 OR chunk_id = ANY($2)) AND source <> 'llm'",
+            &[doc.into(), ids.to_vec().into()],
+        )
+        .or_raise("dropping the old rule-based claims");
+    }
     let mut seen = HashSet::new();
     let mut rows: Vec<(pgrx::Uuid, Claim)> = Vec::new();
     if let (Some(first), Some(items)) = (
