@@ -4,6 +4,7 @@
 
 use crate::errors::{invalid, OrRaise};
 use crate::facts::{document_claims, ChunkFacts};
+use crate::plans;
 use kerai_core::markdown::NodeKind;
 use kerai_core::retrieval::chunk::{self, Chunk, ChunkInput, ChunkOptions, ChunkStrategy};
 use kerai_core::retrieval::tokens::count_tokens;
@@ -128,20 +129,19 @@ struct Provenance {
 /// the chunks is left alone unless `force` is true. Returns what it did.
 #[pg_extern]
 pub(crate) fn chunk_document(doc: pgrx::Uuid, options: default!(JsonB, "'{}'")) -> JsonB {
-    let Some((meta, title)) = Spi::connect(|c| {
-        let rows = c.select(
-            "SELECT metadata, content FROM kerai.nodes WHERE id = $1 AND kind = 'document'",
-            Some(1),
-            &[doc.into()],
-        )?;
-        let mut out = None;
-        for r in rows {
-            let m: Option<JsonB> = r.get(1)?;
-            let t: Option<String> = r.get(2)?;
-            out = Some((m.map(|j| j.0).unwrap_or_default(), t));
-        }
-        Ok::<_, pgrx::spi::Error>(out)
-    })
+    let Some((meta, title)) = plans::rows(
+        "SELECT metadata, content FROM kerai.nodes WHERE id = $1 AND kind = 'document'",
+        &[doc.into()],
+        |rows| {
+            let mut out = None;
+            for r in rows {
+                let m: Option<JsonB> = r.get(1)?;
+                let t: Option<String> = r.get(2)?;
+                out = Some((m.map(|j| j.0).unwrap_or_default(), t));
+            }
+            Ok(out)
+        },
+    )
     .or_raise("reading the document") else {
         invalid(
             format!("kerai.chunk_document: there is no document {doc}"),
@@ -152,7 +152,7 @@ pub(crate) fn chunk_document(doc: pgrx::Uuid, options: default!(JsonB, "'{}'")) 
         Value::Object(m) => m,
         _ => Map::new(),
     };
-    let settings: Value = Spi::get_one_with_args::<JsonB>(
+    let settings: Value = plans::one::<JsonB>(
         "SELECT kerai._chunk_options($1)",
         &[meta.get("target").and_then(Value::as_str).into()],
     )
@@ -190,7 +190,7 @@ pub(crate) fn chunk_document(doc: pgrx::Uuid, options: default!(JsonB, "'{}'")) 
     let prov = Provenance { key, meta, title };
 
     // One chunker per page at a time: the UPDATE-then-INSERT below relies on it.
-    Spi::run_with_args(
+    plans::run(
         "SELECT pg_advisory_xact_lock(hashtextextended($1, 7243))",
         &[prov.key.as_str().into()],
     )
@@ -284,17 +284,17 @@ pub(crate) fn chunk_document(doc: pgrx::Uuid, options: default!(JsonB, "'{}'")) 
 
 /// Drop the embeddings, entities and LLM claims of chunks whose text changed.
 fn drop_facts_of(changed_ids: &[pgrx::Uuid]) {
-    Spi::run_with_args(
+    plans::run(
         "DELETE FROM kerai.embeddings WHERE chunk_id = ANY($1)",
         &[changed_ids.to_vec().into()],
     )
     .or_raise("dropping the embeddings of changed chunks");
-    Spi::run_with_args(
+    plans::run(
         "DELETE FROM kerai.entities WHERE chunk_id = ANY($1)",
         &[changed_ids.to_vec().into()],
     )
     .or_raise("dropping the entities of changed chunks");
-    Spi::run_with_args(
+    plans::run(
         "DELETE FROM kerai.claims WHERE chunk_id = ANY($1) AND source = 'llm'",
         &[changed_ids.to_vec().into()],
     )
@@ -337,15 +337,13 @@ fn newer_document_holding(key: &str, doc: pgrx::Uuid) -> Option<pgrx::Uuid> {
 /// The document's text blocks in document order (node ids are time-ordered UUIDs written in
 /// parse order).
 fn read_blocks(doc: pgrx::Uuid) -> Vec<ChunkInput> {
-    Spi::connect(|c| {
-        let rows = c.select(
-            "SELECT kind, content, metadata->'heading_path' FROM kerai.nodes
-              WHERE document_id = $1 AND kind IN ('heading', 'paragraph', 'list_item', 'code', 'table', 'html')
-                AND content IS NOT NULL AND btrim(content) <> ''
-              ORDER BY id",
-            None,
-            &[doc.into()],
-        )?;
+    plans::rows(
+        "SELECT kind, content, metadata->'heading_path' FROM kerai.nodes
+          WHERE document_id = $1 AND kind IN ('heading', 'paragraph', 'list_item', 'code', 'table', 'html')
+            AND content IS NOT NULL AND btrim(content) <> ''
+          ORDER BY id",
+        &[doc.into()],
+        |rows| {
         let mut out = Vec::new();
         for r in rows {
             let kind: String = r.get(1)?.unwrap_or_default();
@@ -360,7 +358,7 @@ fn read_blocks(doc: pgrx::Uuid) -> Vec<ChunkInput> {
                 .collect();
             out.push(ChunkInput { text, heading_path, kind });
         }
-        Ok::<_, pgrx::spi::Error>(out)
+        Ok(out)
     })
     .or_raise("reading the document's blocks")
 }
@@ -374,28 +372,27 @@ struct Held {
 }
 
 fn held_chunks(key: &str, n: usize) -> Held {
-    Spi::connect(|c| {
-        let rows = c.select(
-            "SELECT id, content_hash, chunk_index FROM kerai.chunks WHERE chunk_key = $1",
-            None,
-            &[key.into()],
-        )?;
-        let mut held = Held {
-            hashes: HashMap::new(),
-            beyond: false,
-            any: false,
-        };
-        for r in rows {
-            held.any = true;
-            let index = r.get::<i32>(3)?.unwrap_or(0);
-            if index as usize >= n {
-                held.beyond = true;
-            } else if let (Some(id), Some(h)) = (r.get::<pgrx::Uuid>(1)?, r.get::<String>(2)?) {
-                held.hashes.insert(id, h);
+    plans::rows(
+        "SELECT id, content_hash, chunk_index FROM kerai.chunks WHERE chunk_key = $1",
+        &[key.into()],
+        |rows| {
+            let mut held = Held {
+                hashes: HashMap::new(),
+                beyond: false,
+                any: false,
+            };
+            for r in rows {
+                held.any = true;
+                let index = r.get::<i32>(3)?.unwrap_or(0);
+                if index as usize >= n {
+                    held.beyond = true;
+                } else if let (Some(id), Some(h)) = (r.get::<pgrx::Uuid>(1)?, r.get::<String>(2)?) {
+                    held.hashes.insert(id, h);
+                }
             }
-        }
-        Ok::<_, pgrx::spi::Error>(held)
-    })
+            Ok(held)
+        },
+    )
     .or_raise("reading the current chunks")
 }
 
@@ -496,7 +493,7 @@ fn upsert_chunks(
     } else {
         UPSERT_CHUNKS
     };
-    Spi::run_with_args(sql, &args).or_raise("writing the chunks");
+    plans::run(sql, &args).or_raise("writing the chunks");
 }
 
 const INSERT_CHUNKS: &str = "INSERT INTO kerai.chunks (id, chunk_key, document_id, page_version_id, target_id, chunk_index,

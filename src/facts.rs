@@ -152,7 +152,7 @@ impl ChunkFacts {
         if n == 0 {
             return 0;
         }
-        Spi::run_with_args(
+        crate::plans::run(
             "INSERT INTO kerai.entities (chunk_id, document_id, text, kind, start_char, end_char, confidence)
              SELECT u.c, ch.document_id, u.t, u.k, u.s, u.e, u.f
                FROM unnest($1::uuid[], $2::text[], $3::text[], $4::int[], $5::int[], $6::real[]) AS u(c, t, k, s, e, f)
@@ -182,7 +182,7 @@ pub fn document_claims(
     replace: bool,
 ) -> usize {
     if replace {
-        Spi::run_with_args(
+        crate::plans::run(
             "DELETE FROM kerai.claims WHERE (document_id = $1 OR chunk_id = ANY($2)) AND source <> 'llm'",
             &[doc.into(), ids.to_vec().into()],
         )
@@ -232,7 +232,7 @@ pub fn write_claims(doc: pgrx::Uuid, rows: Vec<(pgrx::Uuid, Claim)>) -> usize {
         conf.push(c.confidence);
     }
     let [statement, subject, predicate, object, source] = cols;
-    Spi::run_with_args(
+    crate::plans::run(
         "INSERT INTO kerai.claims (document_id, chunk_id, statement, subject, predicate, object, confidence, source)
          SELECT $1, * FROM unnest($2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[], $7::real[], $8::text[])",
         &[

@@ -20,6 +20,7 @@ mod http;
 mod interrupts;
 mod limits;
 mod markdown;
+mod plans;
 mod site;
 mod version;
 

@@ -136,6 +136,15 @@ SELECT jsonb_array_length(c->'linked') AS linked_at_claim, jsonb_array_length(c-
 SELECT r.status, d.content AS document FROM kerai.references r JOIN kerai.nodes d ON d.id = r.resolved_doc
  WHERE r.arxiv = '2301.00001';
 
+-- A document's authors are known to the corpus (corpus_authors: a reference by them is less
+-- novel) once the document has its title, which parse_markdown writes with the document row.
+SELECT kerai.parse_markdown($md$# Notes on quill pens
+
+Text.
+$md$, '{"source_url": "https://example.org/quill", "authors": ["Zebediah Quillfeather", {"family": "Inkwright"}]}') IS NOT NULL AS parsed;
+SELECT author_key, documents FROM kerai.corpus_authors
+ WHERE author_key IN (kerai.family_key('Zebediah Quillfeather'), kerai.family_key('Inkwright')) ORDER BY 1;
+
 -- Unknown ids are errors that name them.
 SELECT * FROM kerai.citation_chain('00000000-0000-4000-8000-00000000dead');
 SELECT * FROM kerai.citation_chain(:'seed', -1);
