@@ -86,13 +86,9 @@ BEGIN
     RETURN NULL;
 END
 $$;
--- Fires when a document gets its title: kerai.parse_markdown writes it with the document row,
--- or, for a large document, sets it after the tree is written.
+-- Fires when a document gets its title (kerai.parse_markdown sets it after the tree is written).
 CREATE TRIGGER nodes_track_document_authors AFTER UPDATE OF content ON kerai.nodes
     FOR EACH ROW WHEN (NEW.kind = 'document' AND OLD.content IS DISTINCT FROM NEW.content)
-    EXECUTE FUNCTION kerai._track_document_authors();
-CREATE TRIGGER nodes_track_new_document_authors AFTER INSERT ON kerai.nodes
-    FOR EACH ROW WHEN (NEW.kind = 'document' AND NEW.content IS NOT NULL)
     EXECUTE FUNCTION kerai._track_document_authors();
 
 CREATE FUNCTION kerai._crawler_weights(OUT epistemic float8, OUT pragmatic float8)

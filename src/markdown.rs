@@ -35,57 +35,33 @@ pub(crate) fn parse_markdown(markdown: &str, metadata: default!(JsonB, "'{}'")) 
         .or_insert(json!(markdown.chars().count()));
 
     let doc_id = new_id();
-    if markdown.len() <= PARSED_FIRST {
-        // Parsed before the document row is written, so the row is written whole, title and
-        // all, in one INSERT (an UPDATE after it cost as much again, with its triggers).
-        let mut nodes = Vec::new();
-        let summary = markdown::parse(markdown, |node| nodes.push(node));
-        let (title, mut whole) = what_parsing_found(&meta, summary);
-        whole.extend(meta.clone());
-        if !insert_document(doc_id, title, whole) {
-            return existing_document(&meta, &hash);
-        }
-        let mut writer = NodeWriter::new(doc_id);
-        for node in nodes {
-            writer.push(node);
-        }
-        writer.flush();
-    } else {
-        // A large document streams into its rows: the document row first, its title after.
-        if !insert_document(doc_id, None, meta.clone()) {
-            return existing_document(&meta, &hash);
-        }
-        let mut writer = NodeWriter::new(doc_id);
-        let summary = markdown::parse(markdown, |node| writer.push(node));
-        writer.flush();
-        let (title, done) = what_parsing_found(&meta, summary);
-        Spi::run_with_args(
-            "UPDATE kerai.nodes SET content = $2, metadata = $3 || metadata WHERE id = $1",
-            &[
-                doc_id.into(),
-                title.into(),
-                JsonB(Value::Object(done)).into(),
-            ],
-        )
-        .or_raise("recording the document's title");
-    }
-    plans::run(
-        "INSERT INTO kerai.extraction_queue (document_id) VALUES ($1) ON CONFLICT DO NOTHING",
-        &[doc_id.into()],
+    let inserted: bool = plans::rows(
+        "INSERT INTO kerai.nodes (id, kind, document_id, metadata) VALUES ($1, 'document', $1, $2)
+         ON CONFLICT ((coalesce(metadata->>'source_url', '')), (metadata->>'content_hash'))
+         WHERE kind = 'document' DO NOTHING RETURNING id",
+        &[doc_id.into(), JsonB(Value::Object(meta.clone())).into()],
+        |rows| Ok(!rows.is_empty()),
     )
-    .or_raise("queueing the document for reference extraction");
-    doc_id
-}
+    .or_raise("inserting the document node");
+    if !inserted {
+        let existing: Option<pgrx::Uuid> = Spi::get_one_with_args(
+            "SELECT id FROM kerai.nodes WHERE kind = 'document'
+               AND coalesce(metadata->>'source_url', '') = coalesce($1, '') AND metadata->>'content_hash' = $2",
+            &[meta.get("source_url").and_then(Value::as_str).into(), hash.as_str().into()],
+        )
+        .or_raise("finding the existing document");
+        return existing.unwrap_or_else(|| {
+            invalid(
+                "kerai.parse_markdown: the document exists but cannot be read",
+                "retry the call",
+            )
+        });
+    }
 
-/// Markdown up to this size is parsed whole before its document row is written.
-const PARSED_FIRST: usize = 1 << 20;
+    let mut writer = NodeWriter::new(doc_id);
+    let summary = markdown::parse(markdown, |node| writer.push(node));
+    writer.flush();
 
-/// The document's title (the metadata's, else its first heading) and what the parse adds to
-/// its metadata.
-fn what_parsing_found(
-    meta: &Map<String, Value>,
-    summary: markdown::Summary,
-) -> (Option<String>, Map<String, Value>) {
     let mut done = Map::new();
     if let Some(t) = &summary.title {
         done.insert("title".into(), json!(t));
@@ -99,35 +75,21 @@ fn what_parsing_found(
         .and_then(Value::as_str)
         .map(str::to_string)
         .or(summary.title);
-    (title, done)
-}
-
-/// Write the document row; false when the same content from the same source_url is there.
-fn insert_document(doc_id: pgrx::Uuid, title: Option<String>, meta: Map<String, Value>) -> bool {
-    plans::rows(
-        "INSERT INTO kerai.nodes (id, kind, content, document_id, metadata) VALUES ($1, 'document', $3, $1, $2)
-         ON CONFLICT ((coalesce(metadata->>'source_url', '')), (metadata->>'content_hash'))
-         WHERE kind = 'document' DO NOTHING RETURNING id",
-        &[doc_id.into(), JsonB(Value::Object(meta)).into(), title.into()],
-        |rows| Ok(!rows.is_empty()),
+    plans::run(
+        "UPDATE kerai.nodes SET content = $2, metadata = $3 || metadata WHERE id = $1",
+        &[
+            doc_id.into(),
+            title.into(),
+            JsonB(Value::Object(done)).into(),
+        ],
     )
-    .or_raise("inserting the document node")
-}
-
-/// The document already holding this content from this source_url.
-fn existing_document(meta: &Map<String, Value>, hash: &str) -> pgrx::Uuid {
-    let existing: Option<pgrx::Uuid> = Spi::get_one_with_args(
-        "SELECT id FROM kerai.nodes WHERE kind = 'document'
-           AND coalesce(metadata->>'source_url', '') = coalesce($1, '') AND metadata->>'content_hash' = $2",
-        &[meta.get("source_url").and_then(Value::as_str).into(), hash.into()],
+    .or_raise("recording the document's title");
+    plans::run(
+        "INSERT INTO kerai.extraction_queue (document_id) VALUES ($1) ON CONFLICT DO NOTHING",
+        &[doc_id.into()],
     )
-    .or_raise("finding the existing document");
-    existing.unwrap_or_else(|| {
-        invalid(
-            "kerai.parse_markdown: the document exists but cannot be read",
-            "retry the call",
-        )
-    })
+    .or_raise("queueing the document for reference extraction");
+    doc_id
 }
 
 /// `kerai.parse_markdown(data bytea, metadata)`: the same for markdown that arrives as bytes
