@@ -49,12 +49,14 @@ if wants pgrx; then
 fi
 
 # pg_cron works in one database per cluster (cron.database_name = kerai_cron). Made here, before
-# any test, with the extensions in it, so the scheduler has loaded its job table when tests that
-# run side by side schedule jobs (made by the first such test, the scheduler could miss a job).
+# any test, with the extensions in it, and the cluster restarted so that the scheduler starts
+# with its job table already there: made while the scheduler ran (by a test), the scheduler
+# sometimes never saw the jobs a test scheduled.
 prepare_cron_database() {
   local q=(psql -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$port" -U postgres)
   "${q[@]}" -d postgres -c "CREATE DATABASE kerai_cron" &&
-    "${q[@]}" -d kerai_cron -c "CREATE EXTENSION pg_cron" -c "CREATE EXTENSION kerai CASCADE" || return 1
+    "${q[@]}" -d kerai_cron -c "CREATE EXTENSION pg_cron" -c "CREATE EXTENSION kerai CASCADE" &&
+    scripts/cluster.sh restart test "$port" kerai_cron || return 1
   for _ in $(seq 1 60); do
     if [ "$("${q[@]}" -At -d postgres -c "SELECT count(*) FROM pg_stat_activity
           WHERE backend_type = 'pg_cron launcher' AND datname = 'kerai_cron'")" = 1 ]; then

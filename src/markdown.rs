@@ -1,7 +1,6 @@
 //! `kerai.parse_markdown`: markdown into a document node and its tree, written in batches.
 
 use crate::errors::{invalid, raise, OrRaise};
-use crate::plans;
 use kerai_core::markdown::{self, Node};
 use pgrx::prelude::*;
 use pgrx::JsonB;
@@ -35,13 +34,16 @@ pub(crate) fn parse_markdown(markdown: &str, metadata: default!(JsonB, "'{}'")) 
         .or_insert(json!(markdown.chars().count()));
 
     let doc_id = new_id();
-    let inserted: bool = plans::rows(
-        "INSERT INTO kerai.nodes (id, kind, document_id, metadata) VALUES ($1, 'document', $1, $2)
-         ON CONFLICT ((coalesce(metadata->>'source_url', '')), (metadata->>'content_hash'))
-         WHERE kind = 'document' DO NOTHING RETURNING id",
-        &[doc_id.into(), JsonB(Value::Object(meta.clone())).into()],
-        |rows| Ok(!rows.is_empty()),
-    )
+    let inserted: bool = Spi::connect_mut(|client| {
+        let rows = client.update(
+            "INSERT INTO kerai.nodes (id, kind, document_id, metadata) VALUES ($1, 'document', $1, $2)
+             ON CONFLICT ((coalesce(metadata->>'source_url', '')), (metadata->>'content_hash'))
+             WHERE kind = 'document' DO NOTHING RETURNING id",
+            None,
+            &[doc_id.into(), JsonB(Value::Object(meta.clone())).into()],
+        )?;
+        Ok::<_, pgrx::spi::Error>(!rows.is_empty())
+    })
     .or_raise("inserting the document node");
     if !inserted {
         let existing: Option<pgrx::Uuid> = Spi::get_one_with_args(
@@ -75,7 +77,7 @@ pub(crate) fn parse_markdown(markdown: &str, metadata: default!(JsonB, "'{}'")) 
         .and_then(Value::as_str)
         .map(str::to_string)
         .or(summary.title);
-    plans::run(
+    Spi::run_with_args(
         "UPDATE kerai.nodes SET content = $2, metadata = $3 || metadata WHERE id = $1",
         &[
             doc_id.into(),
@@ -84,7 +86,7 @@ pub(crate) fn parse_markdown(markdown: &str, metadata: default!(JsonB, "'{}'")) 
         ],
     )
     .or_raise("recording the document's title");
-    plans::run(
+    Spi::run_with_args(
         "INSERT INTO kerai.extraction_queue (document_id) VALUES ($1) ON CONFLICT DO NOTHING",
         &[doc_id.into()],
     )
@@ -184,7 +186,7 @@ impl NodeWriter {
         // nothing allocated there outlives it (the INSERT returns no rows).
         unsafe {
             batch.switch_to(|_| {
-                plans::run(
+                Spi::run_with_args(
                     INSERT_NODES,
                     &[
                         ids.into(),
