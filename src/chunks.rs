@@ -496,19 +496,37 @@ fn upsert_chunks(
     plans::run(sql, &args).or_raise("writing the chunks");
 }
 
-const INSERT_CHUNKS: &str = "INSERT INTO kerai.chunks (id, chunk_key, document_id, page_version_id, target_id, chunk_index,
+/// The chunk rows, one per element of the arrays bound as $1 and $16..$22.
+macro_rules! chunk_rows {
+    () => {
+        "unnest($1::uuid[], $16::int[], $17::text[], $18::text[], $19::int[], $20::text[], $21::text[], $22::bool[])
+        AS u(id, ix, strat, content, tokens, hash, path, is_new)"
+    };
+}
+
+/// INSERT of the chunks `u` (rows read from `$from`), with the document's provenance.
+macro_rules! insert_chunks {
+    ($from:expr) => {
+        concat!(
+            "INSERT INTO kerai.chunks (id, chunk_key, document_id, page_version_id, target_id, chunk_index,
         chunk_total, chunk_strategy, content, token_count, content_hash, heading_path, source_url,
         parent_url, source_type, title, language, version_hint, last_modified, crawl_timestamp, tags)
  SELECT u.id, $2, $3, (SELECT v.id FROM kerai.page_versions v WHERE v.id = ($4)::uuid),
         (SELECT t.id FROM kerai.targets t WHERE t.name = $5), u.ix, $6, u.strat, u.content, u.tokens,
         u.hash, ARRAY(SELECT jsonb_array_elements_text(u.path::jsonb)), $7, $8, $9, $10, $11, $12, $13,
         ($14)::timestamptz, $15
-   FROM unnest($1::uuid[], $16::int[], $17::text[], $18::text[], $19::int[], $20::text[], $21::text[], $22::bool[])
-        AS u(id, ix, strat, content, tokens, hash, path, is_new)";
+   ",
+            $from
+        )
+    };
+}
 
-const UPSERT_CHUNKS: &str = "WITH u AS (
-            SELECT * FROM unnest($1::uuid[], $16::int[], $17::text[], $18::text[], $19::int[], $20::text[], $21::text[], $22::bool[])
-                AS u(id, ix, strat, content, tokens, hash, path, is_new)
+const INSERT_CHUNKS: &str = insert_chunks!(concat!("FROM ", chunk_rows!()));
+
+const UPSERT_CHUNKS: &str = concat!(
+    "WITH u AS (SELECT * FROM ",
+    chunk_rows!(),
+    "
          ), upd AS (
             UPDATE kerai.chunks c SET
                 chunk_key = $2, document_id = $3,
@@ -542,14 +560,9 @@ const UPSERT_CHUNKS: &str = "WITH u AS (
             UPDATE kerai.claims x SET document_id = $3
               FROM u WHERE x.chunk_id = u.id AND NOT u.is_new AND x.document_id IS DISTINCT FROM $3
          )
-         INSERT INTO kerai.chunks (id, chunk_key, document_id, page_version_id, target_id, chunk_index,
-                chunk_total, chunk_strategy, content, token_count, content_hash, heading_path, source_url,
-                parent_url, source_type, title, language, version_hint, last_modified, crawl_timestamp, tags)
-         SELECT u.id, $2, $3, (SELECT v.id FROM kerai.page_versions v WHERE v.id = ($4)::uuid),
-                (SELECT t.id FROM kerai.targets t WHERE t.name = $5), u.ix, $6, u.strat, u.content, u.tokens,
-                u.hash, ARRAY(SELECT jsonb_array_elements_text(u.path::jsonb)), $7, $8, $9, $10, $11, $12, $13,
-                ($14)::timestamptz, $15
-           FROM u WHERE u.is_new";
+         ",
+    insert_chunks!("FROM u WHERE u.is_new")
+);
 
 #[cfg(test)]
 mod tests {
