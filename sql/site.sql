@@ -575,28 +575,34 @@ $$;
 -- Hand job `job` back: a fetcher that stops (SIGTERM) or lost its connection mid-job ends its
 -- lease now and returns the URLs it held to the queue, so the next fetcher (or itself, once
 -- reconnected) resumes the job at once (kerai._job_begin takes a RUNNING job whose lease ended)
--- instead of when the leases run out. False when the job no longer runs under `worker`.
+-- instead of when the leases run out. The URLs `worker` held go back to the queue whether or not
+-- it holds the job (one that joined it holds URLs only): what it fetched and had not written is
+-- gone with its run, and left leased, its next run's heartbeat would keep them from everyone.
+-- True when the job ran under `worker` and was handed back.
 CREATE FUNCTION kerai._job_release(job uuid, worker text, reason text) RETURNS boolean
 LANGUAGE plpgsql AS $$
 #variable_conflict use_variable
 DECLARE
     allowed boolean := kerai._require('kerai_fetcher', 'kerai._job_release (the fetcher)');
+    held boolean;
     released integer;
 BEGIN
     UPDATE kerai.scrape_jobs s SET lease_until = now() - interval '1 millisecond'
      WHERE s.id = job AND s.status = 'RUNNING' AND s.worker = worker;
-    IF NOT FOUND THEN
-        RETURN false;
-    END IF;
+    held := FOUND;
     UPDATE kerai.job_urls u SET status = 'pending', leased_by = NULL, lease_until = NULL
      WHERE u.job_id = job AND u.status = 'leased' AND u.leased_by = worker;
     GET DIAGNOSTICS released = ROW_COUNT;
+    IF NOT held AND released = 0 THEN
+        RETURN false;
+    END IF;
     PERFORM kerai._job_log(job, 'INFO', 'CRAWL_RELEASED',
-        format('%s handed the job back (%s); %s URL%s it held %s queued again', worker, reason, released,
+        format('%s handed %s back (%s); %s URL%s it held %s queued again', worker,
+               CASE WHEN held THEN 'the job' ELSE 'its part of the job' END, reason, released,
                CASE WHEN released = 1 THEN '' ELSE 's' END, CASE WHEN released = 1 THEN 'is' ELSE 'are' END),
-        NULL, jsonb_build_object('worker', worker, 'reason', reason, 'released', released));
+        NULL, jsonb_build_object('worker', worker, 'reason', reason, 'released', released, 'held_the_job', held));
     PERFORM pg_notify('kerai_jobs', jsonb_build_object('job', job)::text);
-    RETURN true;
+    RETURN held;
 END
 $$;
 

@@ -28,6 +28,10 @@ SELECT kerai._job_add_urls((SELECT id FROM kerai.scrape_jobs),
       {"url": "https://intranet.example.com/b", "url_hash": "b", "host": "intranet.example.com"}]') AS added;
 SELECT count(*) AS leased FROM kerai._job_claim_urls((SELECT id FROM kerai.scrape_jobs), 'host:1', 1, 60);
 SELECT kerai._job_release((SELECT id FROM kerai.scrape_jobs), 'host:2', 'not the holder') AS released;
+-- One that joined the job (it holds URLs, not the job) hands back the URLs it held.
+SELECT count(*) AS leased FROM kerai._job_claim_urls((SELECT id FROM kerai.scrape_jobs), 'host:2', 1, 60);
+SELECT kerai._job_release((SELECT id FROM kerai.scrape_jobs), 'host:2', 'it lost the database') AS released;
+SELECT url, status, leased_by FROM kerai.job_urls ORDER BY url;
 SELECT kerai._job_release((SELECT id FROM kerai.scrape_jobs), 'host:1', 'the daemon stopped') AS released;
 SELECT status, lease_until <= now() AS lease_over FROM kerai.scrape_jobs;
 SELECT status, count(*) FROM kerai.job_urls GROUP BY 1 ORDER BY 1;

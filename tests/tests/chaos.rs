@@ -304,19 +304,27 @@ fn killed_fetchers_and_restarted_postgres_lose_and_duplicate_nothing() {
         crew.started,
     );
 
-    // Why any job failed or was retried, for a failure's message.
-    let retries: Vec<String> = c
+    // How each job went (who began, resumed, handed back and finished it, and what each of
+    // its URLs came to), for a failure's message.
+    let story: Vec<String> = c
         .query(
-            "SELECT event || ': ' || message FROM kerai.job_logs
-              WHERE event IN ('CRAWL_RETRY', 'CRAWL_FAILED') ORDER BY id",
+            "SELECT to_char(l.created_at, 'HH24:MI:SS.MS') || ' job ' || left(l.job_id::text, 8) || ' ' || l.event || ': '
+                    || l.message
+               FROM kerai.job_logs l
+              WHERE l.event NOT LIKE 'ITEM\\_%' AND l.event NOT IN ('PAGE_FETCHED', 'DOC_DOWNLOADED')
+              UNION ALL
+             SELECT 'job ' || left(u.job_id::text, 8) || ' URLs ' || u.status || coalesce(' (' || u.error_kind || ')', '')
+                    || ': ' || count(*) || ', leased by ' || coalesce(string_agg(DISTINCT u.leased_by, ', '), 'nobody')
+               FROM kerai.job_urls u GROUP BY u.job_id, u.status, u.error_kind
+              ORDER BY 1",
             &[],
         )
         .unwrap()
         .iter()
         .map(|r| r.get(0))
         .collect();
-    for r in &retries {
-        println!("chaos: {r}");
+    for line in &story {
+        println!("chaos: {line}");
     }
 
     assert_eq!(killed_daemon + killed_fetcher, kills);

@@ -1274,6 +1274,9 @@ fn pg_cron_schedules_the_cycle_for_a_running_fetcher() {
              DELETE FROM kerai.crawl_queue; DELETE FROM kerai.nodes WHERE kind IN ('document', 'reference');",
         )
         .unwrap();
+    // The fetcher logs in as the CLI's role, which no other test may have made yet (a fresh
+    // cluster, this test first).
+    kerai_e2e::db::cli_role(&mut client);
     configure_agent(&mut client, &web, &host);
     client
         .execute(
