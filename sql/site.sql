@@ -468,6 +468,22 @@ BEGIN
 END
 $$;
 
+-- The lock that orders a job's writers, until the transaction ends: batches of results being
+-- recorded (kerai._job_record) take it shared, side by side; finishing, cancelling, taking over
+-- or handing back the job (which change URLs another fetcher may be recording) take it alone,
+-- after the batches in hand and before any that comes later. An advisory lock (the lock manager
+-- queues it fairly: a steady stream of batches cannot starve a cancel), keyed by the job.
+CREATE FUNCTION kerai._job_writers(job uuid, alone boolean) RETURNS void
+LANGUAGE plpgsql AS $$
+BEGIN
+    IF alone THEN
+        PERFORM pg_advisory_xact_lock(8317, hashtext(job::text));
+    ELSE
+        PERFORM pg_advisory_xact_lock_shared(8317, hashtext(job::text));
+    END IF;
+END
+$$;
+
 -- Add URLs to a job (seeds, sitemap entries, discovered links); at most max_pages per job.
 -- urls: [{url, url_hash, host, depth, discovered_from, via, sitemap}]. Returns how many were new.
 CREATE FUNCTION kerai._job_add_urls(job uuid, urls jsonb) RETURNS integer
@@ -478,7 +494,9 @@ DECLARE
     room integer;
     added integer;
 BEGIN
-    SELECT * INTO j FROM kerai.scrape_jobs s WHERE s.id = job FOR UPDATE;
+    -- The job's row, for its budget (urls_enqueued): recorders of the job add their links in
+    -- turn, at the end of their batch (kerai._job_record holds it FOR KEY SHARE before).
+    SELECT * INTO j FROM kerai.scrape_jobs s WHERE s.id = job FOR NO KEY UPDATE;
     room := coalesce((j.config->>'max_pages')::integer, 1000000) - j.urls_enqueued;
     IF urls IS NULL OR jsonb_array_length(urls) = 0 THEN
         RETURN 0;
@@ -492,6 +510,10 @@ BEGIN
                u->>'discovered_from', coalesce(u->>'via', 'link'), u->'sitemap'
           FROM (SELECT u, min(ord) AS ord FROM jsonb_array_elements(urls) WITH ORDINALITY x(u, ord)
                 GROUP BY u) d
+         -- Known URLs are left out before the INSERT: ON CONFLICT would wait for another
+         -- recorder finishing that URL's row while this one holds the job's row, and that one
+         -- waits for the job's row (a deadlock). New rows are only made under the job's row.
+         WHERE NOT EXISTS (SELECT 1 FROM kerai.job_urls k WHERE k.job_id = job AND k.url_hash = d.u->>'url_hash')
          ORDER BY d.ord
          LIMIT room
         ON CONFLICT ON CONSTRAINT job_urls_once_per_job DO NOTHING
@@ -558,6 +580,7 @@ DECLARE
     allowed boolean := kerai._require('kerai_fetcher', 'kerai._job_take_over (the fetcher)');
     released integer;
 BEGIN
+    PERFORM kerai._job_writers(job, true);
     PERFORM 1 FROM kerai.scrape_jobs s WHERE s.id = job AND s.status = 'RUNNING' AND s.worker = holder FOR UPDATE;
     IF NOT FOUND THEN
         RETURN false;
@@ -587,6 +610,7 @@ DECLARE
     held boolean;
     released integer;
 BEGIN
+    PERFORM kerai._job_writers(job, true);
     UPDATE kerai.scrape_jobs s SET lease_until = now() - interval '1 millisecond'
      WHERE s.id = job AND s.status = 'RUNNING' AND s.worker = worker;
     held := FOUND;
@@ -722,9 +746,12 @@ DECLARE
     links jsonb := '[]';
     counts jsonb := '{"new": 0, "updated": 0, "unchanged": 0, "duplicate": 0, "failed": 0, "skipped": 0, "stale": 0, "links": 0}';
 BEGIN
-    -- One recorder per job at a time: fetchers sharing a job judge duplicates in turn, and take
-    -- the job's row before any page row (as _job_add_urls, which each result may call, does).
-    SELECT * INTO j FROM kerai.scrape_jobs s WHERE s.id = job FOR UPDATE;
+    -- Recorders of one job work side by side (a fetcher writes on two connections, and several
+    -- fetchers may share a job; kerai._job_writers). The links are added at the end
+    -- (kerai._job_add_urls takes the job's row, in turn); two pages with one text are judged in
+    -- turn (a lock on the text below).
+    PERFORM kerai._job_writers(job, false);
+    SELECT * INTO j FROM kerai.scrape_jobs s WHERE s.id = job;
     IF NOT FOUND THEN
         RAISE EXCEPTION 'scrape job % does not exist', job USING ERRCODE = '22023';
     END IF;
@@ -793,8 +820,7 @@ BEGIN
                 INSERT INTO kerai.pages (target_id, url, url_hash) VALUES (j.target_id, r->'canonical'->>'url', r->'canonical'->>'url_hash')
                 ON CONFLICT ON CONSTRAINT pages_one_per_url DO NOTHING;
                 SELECT * INTO canon FROM kerai.pages c WHERE c.target_id = j.target_id AND c.url_hash = r->'canonical'->>'url_hash';
-                counts := jsonb_set(counts, '{links}', to_jsonb((counts->>'links')::integer
-                          + kerai._job_add_urls(job, jsonb_build_array(r->'canonical'))));
+                links := links || jsonb_build_array(r->'canonical');
                 IF coalesce(canon.alias_of, canon.id) <> p_id THEN
                     IF canon.current_version IS NOT NULL OR canon.alias_of IS NOT NULL THEN
                         alias := coalesce(canon.alias_of, canon.id);
@@ -809,6 +835,9 @@ BEGIN
             -- template that differ only by their title are different pages. A page already
             -- stored with this text gives way only to one first seen before it.
             IF alias IS NULL AND coalesce(btrim(r->>'markdown'), '') <> '' AND r->>'content_hash' IS NOT NULL THEN
+                -- Another recorder with the same text waits here until this batch is written,
+                -- then finds this page.
+                PERFORM pg_advisory_xact_lock(hashtextextended(j.target_id::text || ':' || (r->>'content_hash'), 0));
                 SELECT o.id INTO alias
                   FROM kerai.page_versions v JOIN kerai.pages o ON o.current_version = v.id
                  WHERE v.content_hash = r->>'content_hash' AND v.target_id = j.target_id AND o.target_id = j.target_id
@@ -1045,6 +1074,7 @@ DECLARE
     first_error text;
     final boolean := false;
 BEGIN
+    PERFORM kerai._job_writers(job, true);
     SELECT * INTO j FROM kerai.scrape_jobs s WHERE s.id = job FOR UPDATE;
     IF NOT FOUND THEN
         RAISE EXCEPTION 'scrape job % does not exist', job USING ERRCODE = '22023';
@@ -1121,6 +1151,7 @@ DECLARE
     allowed boolean := kerai._require('kerai_editor', 'kerai.cancel_job');
     st text;
 BEGIN
+    PERFORM kerai._job_writers(job, true);
     UPDATE kerai.scrape_jobs s SET status = 'CANCELLED', finished_at = now(), lease_until = NULL
      WHERE s.id = job AND s.status IN ('PENDING', 'RUNNING') RETURNING s.status INTO st;
     IF st IS NULL THEN

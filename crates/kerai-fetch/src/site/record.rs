@@ -1,16 +1,28 @@
-//! The recorder: results go to Postgres in batches (`db::jobs::record`), on a connection of
+//! The recorder: results go to Postgres in batches (`db::jobs::record`), on connections of
 //! their own, so fetching never waits for the database and the database sees few, large
-//! transactions. A batch the database refuses is retried item by item, so one bad page fails
-//! alone; a database that refuses everything (read-only, away) fails no page.
+//! transactions. Batches are written on two connections side by side (Postgres works on both
+//! at once; `kerai._job_writers` says what a batch waits for). A batch the database refuses is
+//! retried item by item, so one bad page fails alone; a database that refuses everything
+//! (read-only, away) fails no page; a batch chosen as a deadlock's victim is written again.
 
 use kerai_core::wire::site::{JobError, RecordCounts};
 use kerai_core::wire::site_result::{JobResult, Outcome};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::{mpsc, oneshot};
 use tokio_postgres::Client;
 
 const BATCH: usize = 32;
+/// Connections a recorder writes on, each one batch at a time: `KERAI_RECORD_CONNECTIONS`,
+/// 1 to 8, default 2.
+pub fn connections() -> usize {
+    std::env::var("KERAI_RECORD_CONNECTIONS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .filter(|n| (1..=8).contains(n))
+        .unwrap_or(2)
+}
 const MAX_WAIT: Duration = Duration::from_millis(250);
 
 /// What the recorder has written so far.
@@ -48,6 +60,18 @@ enum Msg {
     Flush(oneshot::Sender<Result<(), String>>),
 }
 
+/// What a writer is handed: a batch to record, or a barrier it answers once everything handed
+/// to it before is written (with the last error since the previous barrier).
+enum Work {
+    Batch(Vec<JobResult>),
+    Barrier(oneshot::Sender<Option<String>>),
+}
+
+struct Writer {
+    tx: mpsc::Sender<Work>,
+    busy: Arc<AtomicUsize>,
+}
+
 #[derive(Clone)]
 pub struct Recorder {
     tx: mpsc::Sender<Msg>,
@@ -55,10 +79,27 @@ pub struct Recorder {
 }
 
 impl Recorder {
-    pub fn spawn(db: Client, job: uuid::Uuid, worker: String) -> Recorder {
+    /// A recorder writing batches on each of `dbs` (one batch at a time per connection).
+    pub fn spawn(dbs: Vec<Client>, job: uuid::Uuid, worker: String) -> Recorder {
         let (tx, rx) = mpsc::channel(1024);
         let totals = Arc::new(Mutex::new(Totals::default()));
-        tokio::spawn(run(db, job, worker, rx, totals.clone()));
+        let writers = dbs
+            .into_iter()
+            .map(|db| {
+                let (wtx, wrx) = mpsc::channel(1);
+                let busy = Arc::new(AtomicUsize::new(0));
+                tokio::spawn(write_loop(
+                    db,
+                    job,
+                    worker.clone(),
+                    wrx,
+                    totals.clone(),
+                    busy.clone(),
+                ));
+                Writer { tx: wtx, busy }
+            })
+            .collect();
+        tokio::spawn(run(rx, writers));
         Recorder { tx, totals }
     }
 
@@ -84,15 +125,9 @@ impl Recorder {
     }
 }
 
-async fn run(
-    db: Client,
-    job: uuid::Uuid,
-    worker: String,
-    mut rx: mpsc::Receiver<Msg>,
-    totals: Arc<Mutex<Totals>>,
-) {
+/// Gathers results into batches and hands each to a writer.
+async fn run(mut rx: mpsc::Receiver<Msg>, writers: Vec<Writer>) {
     let mut buf: Vec<JobResult> = Vec::new();
-    let mut last_error: Option<String> = None;
     // A result waits at most MAX_WAIT from its arrival (not from the latest one: a slow,
     // steady stream of results must not wait for a full batch).
     let mut due = tokio::time::Instant::now();
@@ -105,28 +140,91 @@ async fn run(
             match tokio::time::timeout_at(due, rx.recv()).await {
                 Ok(m) => m,
                 Err(_) => {
-                    write(&db, job, &worker, &mut buf, &totals, &mut last_error).await;
+                    hand_over(&writers, &mut buf).await;
                     continue;
                 }
             }
         };
         match msg {
             None => {
-                write(&db, job, &worker, &mut buf, &totals, &mut last_error).await;
+                hand_over(&writers, &mut buf).await;
+                let _ = barrier(&writers).await;
                 return;
             }
             Some(Msg::Item(v)) => {
                 buf.push(*v);
                 if buf.len() >= BATCH {
-                    write(&db, job, &worker, &mut buf, &totals, &mut last_error).await;
+                    hand_over(&writers, &mut buf).await;
                 }
             }
             Some(Msg::Flush(ack)) => {
-                write(&db, job, &worker, &mut buf, &totals, &mut last_error).await;
-                let _ = ack.send(match last_error.take() {
+                hand_over(&writers, &mut buf).await;
+                let _ = ack.send(match barrier(&writers).await {
                     Some(e) => Err(e),
                     None => Ok(()),
                 });
+            }
+        }
+    }
+}
+
+/// Hand the batch to an idle writer (the first one when several are), else to the first that
+/// can take it.
+async fn hand_over(writers: &[Writer], buf: &mut Vec<JobResult>) {
+    if buf.is_empty() {
+        return;
+    }
+    let batch = std::mem::take(buf);
+    let idle = writers.iter().find(|w| w.busy.load(Ordering::SeqCst) == 0);
+    let writer = match idle {
+        Some(w) => w,
+        None => {
+            let waits = writers.iter().map(|w| Box::pin(w.tx.reserve()));
+            let (_, i, _) = futures_util::future::select_all(waits).await;
+            &writers[i]
+        }
+    };
+    writer.busy.fetch_add(1, Ordering::SeqCst);
+    if writer.tx.send(Work::Batch(batch)).await.is_err() {
+        writer.busy.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// Wait until every writer has written what it was handed; the last error, if any.
+async fn barrier(writers: &[Writer]) -> Option<String> {
+    let mut acks = Vec::new();
+    for w in writers {
+        let (tx, rx) = oneshot::channel();
+        if w.tx.send(Work::Barrier(tx)).await.is_ok() {
+            acks.push(rx);
+        }
+    }
+    let mut last = None;
+    for rx in acks {
+        if let Ok(Some(e)) = rx.await {
+            last = Some(e);
+        }
+    }
+    last
+}
+
+async fn write_loop(
+    db: Client,
+    job: uuid::Uuid,
+    worker: String,
+    mut rx: mpsc::Receiver<Work>,
+    totals: Arc<Mutex<Totals>>,
+    busy: Arc<AtomicUsize>,
+) {
+    let mut last_error: Option<String> = None;
+    while let Some(work) = rx.recv().await {
+        match work {
+            Work::Batch(mut batch) => {
+                write(&db, job, &worker, &mut batch, &totals, &mut last_error).await;
+                busy.fetch_sub(1, Ordering::SeqCst);
+            }
+            Work::Barrier(ack) => {
+                let _ = ack.send(last_error.take());
             }
         }
     }
@@ -179,15 +277,32 @@ async fn write(
     }
 }
 
+/// Record `batch` in one transaction. Two batches written side by side may each wait for a row
+/// the other holds (two pages naming each other canonical, say): Postgres ends one of them and
+/// it is written again, whole.
 async fn record(
     db: &Client,
     job: uuid::Uuid,
     worker: &str,
     batch: &[JobResult],
 ) -> Result<RecordCounts, String> {
-    crate::db::jobs::record(db, job, worker, batch)
-        .await
-        .map_err(|e| crate::db::message(&e))
+    let mut tries = 0;
+    loop {
+        tries += 1;
+        match crate::db::jobs::record(db, job, worker, batch).await {
+            Err(e) if tries < 5 && is_transient(&e) => continue,
+            done => return done.map_err(|e| crate::db::message(&e)),
+        }
+    }
+}
+
+/// A deadlock's victim, or a serialization failure: the same transaction succeeds when run again.
+fn is_transient(e: &tokio_postgres::Error) -> bool {
+    use tokio_postgres::error::SqlState;
+    matches!(
+        e.code(),
+        Some(c) if *c == SqlState::T_R_DEADLOCK_DETECTED || *c == SqlState::T_R_SERIALIZATION_FAILURE
+    )
 }
 
 fn add(totals: &Arc<Mutex<Totals>>, counts: &RecordCounts) {

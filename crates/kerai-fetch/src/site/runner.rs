@@ -6,7 +6,7 @@ use super::discover::{self, NewUrl};
 use super::hosts::{HostRules, Hosts};
 use super::process;
 use super::progress::Progress;
-use super::record::Recorder;
+use super::record::{self, Recorder};
 use super::results::{failed_result, fetched_result, flag_partial, skipped_result};
 use super::scope::Scope;
 use super::state::{Item, Shared};
@@ -106,7 +106,12 @@ pub async fn run_job(
     opts: &RunOptions,
 ) -> Result<RunEnd, Failure> {
     let control = db::connect(database_url).await?;
-    let recorder_db = db::connect(database_url).await?;
+    // The recording connections: the database records batches side by side (site/record.rs).
+    let n = record::connections();
+    let mut recorder_dbs = Vec::with_capacity(n);
+    for _ in 0..n {
+        recorder_dbs.push(db::connect(database_url).await?);
+    }
     let cfg = spec.config.clone();
     let allowed = db::address_guard(&control)
         .await
@@ -149,7 +154,7 @@ pub async fn run_job(
         renderer,
         shapes: Default::default(),
     });
-    let recorder = Recorder::spawn(recorder_db, spec.id, opts.worker.clone());
+    let recorder = Recorder::spawn(recorder_dbs, spec.id, opts.worker.clone());
     let mut progress = Progress::new(opts.no_progress, opts.quiet);
 
     if spec.urls_enqueued == 0 {
