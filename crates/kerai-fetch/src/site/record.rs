@@ -1,9 +1,10 @@
 //! The recorder: results go to Postgres in batches (`db::jobs::record`), on connections of
 //! their own, so fetching never waits for the database and the database sees few, large
-//! transactions. Batches are written on two connections side by side (Postgres works on both
-//! at once; `kerai._job_writers` says what a batch waits for). A batch the database refuses is
-//! retried item by item, so one bad page fails alone; a database that refuses everything
-//! (read-only, away) fails no page; a batch chosen as a deadlock's victim is written again.
+//! transactions. Batches are written on several connections side by side ([`connections`],
+//! two by default; `kerai._job_writers` says what a batch waits for). A batch the database
+//! refuses is retried item by item, so one bad page fails alone; a database that refuses
+//! everything (read-only, away) fails no page; a batch chosen as a deadlock's victim is
+//! written again.
 
 use kerai_core::wire::site::{JobError, RecordCounts};
 use kerai_core::wire::site_result::{JobResult, Outcome};
@@ -14,6 +15,8 @@ use tokio::sync::{mpsc, oneshot};
 use tokio_postgres::Client;
 
 const BATCH: usize = 32;
+const MAX_WAIT: Duration = Duration::from_millis(250);
+
 /// Connections a recorder writes on, each one batch at a time: `KERAI_RECORD_CONNECTIONS`,
 /// 1 to 8, default 2.
 pub fn connections() -> usize {
@@ -23,7 +26,6 @@ pub fn connections() -> usize {
         .filter(|n| (1..=8).contains(n))
         .unwrap_or(2)
 }
-const MAX_WAIT: Duration = Duration::from_millis(250);
 
 /// What the recorder has written so far.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
