@@ -55,6 +55,16 @@ pub fn cli_role(c: &mut Client) {
     .expect("create the CLI's login role");
 }
 
+/// Make pg_cron's scheduler read its job table again (`pg_reload_conf()`; pg_cron rereads its
+/// jobs on SIGHUP). Call it after scheduling, as a superuser. pg_cron (1.4 to 1.6) drops a job
+/// change whose notice was lost because its scheduler fell behind the server's invalidation
+/// queue while another session made many catalog changes (here: a test creating a database
+/// with the extension); the job then never fires until the server restarts (pg_cron issue 406).
+pub fn pg_cron_reread_jobs(c: &mut Client) {
+    c.batch_execute("SELECT pg_reload_conf()")
+        .expect("ask pg_cron to reread its jobs");
+}
+
 pub struct TestDb {
     pub name: String,
     pub url: String,

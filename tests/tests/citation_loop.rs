@@ -1291,6 +1291,8 @@ fn pg_cron_schedules_the_cycle_for_a_running_fetcher() {
         .unwrap()
         .get(0);
     assert!(job > 0);
+    // Another test creating its database at this moment can make pg_cron miss the new job.
+    kerai_e2e::db::pg_cron_reread_jobs(&mut client);
     // The first run claims the reference; the fetcher deposits its copy at once. pg_cron runs
     // on minute boundaries and a loaded machine can start a run late: allow two of them.
     let deposited = "SELECT EXISTS (SELECT 1 FROM kerai.crawl_queue WHERE status = 'deposited')";
