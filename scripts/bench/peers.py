@@ -2,9 +2,10 @@
 """Extraction peers in the same run (`make bench`, section `peers`): kerai, trafilatura (the
 Python package) and rs-trafilatura (the Rust crate) on AEB, the Readability pages and WCXB dev,
 each scored by the set's own scorer, with the extraction time on one core (reading and
-decompressing the pages left out) and kerai's speed as a ratio to each peer's.
+decompressing the pages left out) and kerai's speed as a ratio to each peer's. The figures also
+go to FIGURES_DIR/extraction.json, for scripts/bench/report.py.
 
-    peers.py SHARED WORKDIR KERAI_ROOT PEERS_BIN
+    peers.py SHARED WORKDIR KERAI_ROOT PEERS_BIN FIGURES_DIR
 """
 import glob
 import gzip
@@ -15,7 +16,7 @@ import subprocess
 import sys
 import time
 
-shared, work, root, peers_bin = sys.argv[1:5]
+shared, work, root, peers_bin, figures_dir = sys.argv[1:6]
 os.makedirs(work, exist_ok=True)
 
 
@@ -105,10 +106,40 @@ def score(name, preds, tag):
     return {'all': (f, p, r)}
 
 
+def cargo_version(path, pattern):
+    return re.search(pattern, open(path, encoding='utf8').read(), re.M).group(1)
+
+
+def kerai_version():
+    """The workspace's version and the commit of this tree (the commit left out outside git)."""
+    version = cargo_version(f'{root}/Cargo.toml', r'^version = "([^"]+)"')
+    commit = subprocess.run(['git', '-C', root, 'rev-parse', '--short', 'HEAD'],
+                            capture_output=True, text=True).stdout.strip()
+    return f'{version} ({commit})' if commit else version
+
+
+def set_figures(title, pages, runs, scores):
+    """One set's entry of extraction.json: per extractor, its seconds and {key: {f1, precision, recall}}."""
+    return {'title': title, 'pages': pages,
+            'extractors': {k: {'seconds': round(runs[k][1], 3),
+                               'scores': {key: dict(zip(('f1', 'precision', 'recall'), fpr))
+                                          for key, fpr in scores[k].items()}}
+                           for k in runs}}
+
+
+def write_figures(versions, sets):
+    os.makedirs(figures_dir, exist_ok=True)
+    with open(f'{figures_dir}/extraction.json', 'w', encoding='utf8') as f:
+        json.dump({'versions': versions, 'sets': sets}, f, indent=1)
+
+
 import trafilatura  # noqa: E402  (fails early, before any work, when it is missing)
+rs_version = cargo_version(f'{root}/scripts/bench/peers/Cargo.toml', r'^rs-trafilatura = "=([^"]+)"')
+versions = {'kerai': kerai_version(), 'trafilatura': trafilatura.__version__, 'rs-trafilatura': rs_version}
 print(f'extractors: kerai (this tree), trafilatura {trafilatura.__version__} (Python), '
-      f'rs-trafilatura 0.2.2 (Rust); F1 (P, R) by each set\'s scorer; time on one core')
+      f'rs-trafilatura {rs_version} (Rust); F1 (P, R) by each set\'s scorer; time on one core')
 total = {'kerai': 0.0, 'trafilatura': 0.0, 'rs-trafilatura': 0.0}
+figures = {}
 for name, title in [('aeb', 'AEB, 181 articles (shingle F1)'),
                     ('readability', 'Readability test pages, 130 (shingle F1)'),
                     ('wcxb', 'WCXB dev, 1,497 pages of 7 types (word F1, evaluate.py)')]:
@@ -116,6 +147,7 @@ for name, title in [('aeb', 'AEB, 181 articles (shingle F1)'),
     runs = {'kerai': run_kerai(name), 'trafilatura': run_trafilatura(rows),
             'rs-trafilatura': run_rs(rows, name)}
     scores = {k: score(name, v[0], k) for k, v in runs.items()}
+    figures[name] = set_figures(title, len(rows), runs, scores)
     print(f'\n{title}')
     print(f'  {"":<14} {"kerai":<24} {"trafilatura":<24} {"rs-trafilatura":<24}')
     for key in scores['kerai']:
@@ -131,3 +163,4 @@ for name, title in [('aeb', 'AEB, 181 articles (shingle F1)'),
 print('\nall three sets: kerai {:.2f} s; trafilatura {:.2f} s ({:.1f}x kerai); rs-trafilatura {:.2f} s ({:.1f}x kerai)'
       .format(total['kerai'], total['trafilatura'], total['trafilatura'] / total['kerai'],
               total['rs-trafilatura'], total['rs-trafilatura'] / total['kerai']))
+write_figures(versions, figures)

@@ -2,7 +2,8 @@
 # `make bench`, section `peers`: kerai's HTML extraction beside trafilatura (the Python
 # package, in a virtualenv under .kerai/) and rs-trafilatura (the Rust crate, built from
 # scripts/bench/peers/), on AEB, the Readability pages and WCXB dev, in one run;
-# scripts/bench/peers.py runs and scores them. Each set-up step is skipped when done.
+# scripts/bench/peers.py runs and scores them, and writes the figures to .kerai/bench/extraction.json.
+# Each set-up step is skipped when done.
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 cd "$KERAI_ROOT"
@@ -23,4 +24,4 @@ target="${KERAI_STATE}/bench-peers-target"
 CARGO_TARGET_DIR="$target" cargo build -q --release \
   --manifest-path scripts/bench/peers/Cargo.toml
 "$venv/bin/python" scripts/bench/peers.py "$KERAI_SHARED" "${KERAI_STATE}/bench-peers" \
-  "$KERAI_ROOT" "$target/release/kerai-bench-peers"
+  "$KERAI_ROOT" "$target/release/kerai-bench-peers" "${KERAI_STATE}/bench"

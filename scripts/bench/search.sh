@@ -3,7 +3,8 @@
 #   1. quality: nDCG@10 of kerai.search (full text, vector, hybrid) on BEIR SciFact, scored by
 #      the benchmark's own scorer, beside the plain BM25 baseline run in the same pass;
 #   2. latency: p50 / p95 of kerai.search at 1M chunks (KERAI_BENCH_SCALE shrinks it).
-# KERAI_BENCH_SEARCH="quality latency" picks parts.
+# KERAI_BENCH_SEARCH="quality latency" picks parts. Each part's figures go under its name in
+# .kerai/bench/search.json (for scripts/bench/report.py); a part not run keeps its last figures.
 set -uo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 cd "$KERAI_ROOT"
@@ -16,6 +17,42 @@ mkdir -p "$work"; chmod 777 "$work"
 db=kerai_bench_search
 url="postgresql://postgres@127.0.0.1:${port}/${db}"
 ndcg() { python3 "$scorer" "${data}/qrels_test.tsv" "$1" | sed -n 's/^nDCG@10: //p'; }
+figures="${KERAI_STATE}/bench/search.json"
+
+# json_of KEY=VALUE...: a JSON object of numbers; a dotted KEY nests (ndcg10.fts=0.691), and
+# a VALUE that is not a number (a step that failed printed nothing) is null.
+json_of() {
+  python3 -c '
+import json, sys
+out = {}
+for arg in sys.argv[1:]:
+    key, _, value = arg.partition("=")
+    *outer, leaf = key.split(".")
+    node = out
+    for k in outer:
+        node = node.setdefault(k, {})
+    try:
+        node[leaf] = json.loads(value)
+    except ValueError:
+        node[leaf] = None
+print(json.dumps(out))' "$@"
+}
+
+# record PART JSON: the object JSON, dated, becomes PART of search.json; the other parts stay.
+record() {
+  mkdir -p "$(dirname "$figures")"
+  python3 -c '
+import datetime, json, os, sys
+path, part, figures = sys.argv[1], sys.argv[2], json.loads(sys.argv[3])
+old = {}
+if os.path.exists(path):
+    with open(path) as f:
+        old = json.load(f)
+figures["measured_at"] = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+old[part] = figures
+with open(path, "w") as f:
+    json.dump(old, f, indent=1)' "$figures" "$1" "$2"
+}
 
 if [[ " $parts " == *" quality "* ]]; then
   say "── retrieval quality: BEIR SciFact (5,183 abstracts, 300 queries), nDCG@10"
@@ -35,26 +72,34 @@ if [[ " $parts " == *" quality "* ]]; then
   start=$SECONDS
   target/release/kerai --database-url "$url" embed --json >"$work/embed.json"
   secs=$((SECONDS - start))
-  say "   embedded ${chunks} chunks in ${secs} s ($(python3 -c "print(round($chunks / max(1, $secs), 1))") chunks/s)"
+  embed_rate=$(python3 -c "print(round($chunks / max(1, $secs), 1))")
+  say "   embedded ${chunks} chunks in ${secs} s (${embed_rate} chunks/s)"
   # Full-text IDF comes from the column statistics (autovacuum would gather them soon anyway).
   psql_b -d "$db" -c "ANALYZE kerai.chunks"
+  quality=("chunks=$chunks" "embedding.seconds=$secs" "embedding.chunks_per_second=$embed_rate")
   for mode in fts vector hybrid; do
     start=$SECONDS
     psql_b -d "$db" -v mode="$mode" -f scripts/bench/scifact_runs.sql >"$work/run-$mode.txt"
-    printf '    kerai.search mode %-7s nDCG@10 %s  (300 queries in %s s)\n' "$mode" "$(ndcg "$work/run-$mode.txt")" "$((SECONDS - start))"
+    score=$(ndcg "$work/run-$mode.txt"); took=$((SECONDS - start))
+    printf '    kerai.search mode %-7s nDCG@10 %s  (300 queries in %s s)\n' "$mode" "$score" "$took"
+    quality+=("ndcg10.$mode=$score" "run_seconds.$mode=$took")
   done
   python3 "${data}/bm25_baseline.py" --data "$data" --out "$work/run-bm25.txt" --stopwords >/dev/null 2>&1
-  printf '    baseline: plain BM25 (bm25_baseline.py, same run)  nDCG@10 %s\n' "$(ndcg "$work/run-bm25.txt")"
+  score=$(ndcg "$work/run-bm25.txt")
+  printf '    baseline: plain BM25 (bm25_baseline.py, same run)  nDCG@10 %s\n' "$score"
+  quality+=("ndcg10.bm25=$score")
   # Answers: is the first passage an extractive answer cites relevant, and is its first
   # sentence a sentence (issue 17 goals: >= 0.75 and 0).
   psql_b -d "$db" -c "CREATE TABLE kerai_bench.qrels (qid text, docid text, score integer)" \
     -c "\\copy kerai_bench.qrels FROM '${data}/qrels_test.tsv' WITH (FORMAT csv, DELIMITER E'\\t', HEADER true)"
   start=$SECONDS
-  psql_b -d "$db" -A -F ' ' -f scripts/bench/scifact_answers.sql | sed -n 2p | {
-    read -r n relevant fragments
-    printf '    kerai.answer (extractive), %s queries in %s s: first cited passage relevant %s (goal >= 0.75); first sentence a heading or navigation fragment %s (goal 0)\n' \
-      "$n" "$((SECONDS - start))" "$relevant" "$fragments"
-  }
+  read -r n relevant fragments < <(psql_b -d "$db" -A -F ' ' -f scripts/bench/scifact_answers.sql | sed -n 2p)
+  took=$((SECONDS - start))
+  printf '    kerai.answer (extractive), %s queries in %s s: first cited passage relevant %s (goal >= 0.75); first sentence a heading or navigation fragment %s (goal 0)\n' \
+    "$n" "$took" "$relevant" "$fragments"
+  quality+=("answers.queries=$n" "answers.seconds=$took"
+            "answers.first_cited_relevant=$relevant" "answers.heading_or_navigation=$fragments")
+  record quality "$(json_of "${quality[@]}")"
 fi
 
 if [[ " $parts " == *" latency "* ]]; then
@@ -63,5 +108,9 @@ if [[ " $parts " == *" latency "* ]]; then
   as_postgres psql -X -q -h 127.0.0.1 -p "$port" -U postgres -c "ALTER SYSTEM SET maintenance_work_mem = '6GB'" \
     -c "ALTER SYSTEM SET max_parallel_maintenance_workers = 2" -c "SELECT pg_reload_conf()" >/dev/null
   psql_b -d "$db" -v rows="$rows" -f scripts/bench/search_data.sql | sed 's/^/    /'
-  psql_b -d "$db" -f scripts/bench/search_latency.sql | sed 's/^/    /'
+  rm -f "$work/latency.json"
+  psql_b -d "$db" -v json_out="$work/latency.json" -f scripts/bench/search_latency.sql | sed 's/^/    /'
+  if [ -s "$work/latency.json" ]; then
+    record latency "$(cat "$work/latency.json")"
+  fi
 fi
