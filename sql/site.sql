@@ -285,7 +285,9 @@ COMMENT ON TABLE kerai.job_urls IS
     'outcome (new, updated, unchanged, failed, skipped, duplicate: stored as an alias of another page), attempts (how many times it was requested: a lease '
     'that ends before a request counts none), error_kind (a resource error code, '
     'not_reached or cancelled) and error.';
-CREATE INDEX job_urls_claim_idx ON kerai.job_urls (job_id, id) WHERE status IN ('pending', 'leased');
+-- In the order URLs are claimed (kerai._job_claim_urls: lowest depth first), so that a claim
+-- reads the few it takes, not every URL the job has left.
+CREATE INDEX job_urls_claim_idx ON kerai.job_urls (job_id, depth, id) WHERE status IN ('pending', 'leased');
 
 -- Logs grow with every run, so they are partitioned by week (seed 001): kerai.maintain_job_logs
 -- (ops_partitions.sql) makes the weeks ahead and drops those past the retention. The default
@@ -484,6 +486,19 @@ BEGIN
 END
 $$;
 
+-- The URLs of `urls` (a jsonb array of {url, url_hash, ...}) that job does not have yet, in
+-- their order (NULL when none): looked up by their hashes in the job's index (a join would read
+-- all the job's URLs). A URL without a hash is kept (adding it then fails).
+CREATE FUNCTION kerai._job_new_urls(job uuid, urls jsonb) RETURNS jsonb
+LANGUAGE sql STABLE AS $$
+    SELECT jsonb_agg(x.u ORDER BY x.ord)
+      FROM jsonb_array_elements(urls) WITH ORDINALITY x(u, ord)
+     WHERE NOT coalesce(x.u->>'url_hash' = ANY (ARRAY(
+               SELECT k.url_hash FROM kerai.job_urls k
+                WHERE k.job_id = job
+                  AND k.url_hash = ANY (ARRAY(SELECT e->>'url_hash' FROM jsonb_array_elements(urls) e)))), false)
+$$;
+
 -- Add URLs to a job (seeds, sitemap entries, discovered links); at most max_pages per job.
 -- urls: [{url, url_hash, host, depth, discovered_from, via, sitemap}]. Returns how many were new.
 CREATE FUNCTION kerai._job_add_urls(job uuid, urls jsonb) RETURNS integer
@@ -494,13 +509,19 @@ DECLARE
     room integer;
     added integer;
 BEGIN
-    -- The job's row, for its budget (urls_enqueued): recorders of the job add their links in
-    -- turn, at the end of their batch (kerai._job_record holds it FOR KEY SHARE before).
-    SELECT * INTO j FROM kerai.scrape_jobs s WHERE s.id = job FOR NO KEY UPDATE;
-    room := coalesce((j.config->>'max_pages')::integer, 1000000) - j.urls_enqueued;
     IF urls IS NULL OR jsonb_array_length(urls) = 0 THEN
         RETURN 0;
     END IF;
+    -- URLs the job has already are left out first, before taking the job's row: a job's URL,
+    -- once made, stays. A re-crawl's links are nearly all known, and then nothing waits for it.
+    urls := kerai._job_new_urls(job, urls);
+    IF urls IS NULL THEN
+        RETURN 0;
+    END IF;
+    -- The job's row, for its budget (urls_enqueued): recorders of the job add their links in
+    -- turn, at the end of their batch.
+    SELECT * INTO j FROM kerai.scrape_jobs s WHERE s.id = job FOR NO KEY UPDATE;
+    room := coalesce((j.config->>'max_pages')::integer, 1000000) - j.urls_enqueued;
     IF room <= 0 THEN
         added := 0;
     ELSE
@@ -508,12 +529,13 @@ BEGIN
         INSERT INTO kerai.job_urls (job_id, target_id, url, url_hash, host, depth, discovered_from, via, sitemap)
         SELECT job, j.target_id, u->>'url', u->>'url_hash', u->>'host', coalesce((u->>'depth')::integer, 0),
                u->>'discovered_from', coalesce(u->>'via', 'link'), u->'sitemap'
-          FROM (SELECT u, min(ord) AS ord FROM jsonb_array_elements(urls) WITH ORDINALITY x(u, ord)
+          -- Known URLs are left out before the INSERT (again: another recorder may have added
+          -- some since): ON CONFLICT would wait for another recorder finishing that URL's row
+          -- while this one holds the job's row, and that one waits for the job's row (a
+          -- deadlock). New rows are only made under the job's row.
+          FROM (SELECT u, min(ord) AS ord
+                  FROM jsonb_array_elements(coalesce(kerai._job_new_urls(job, urls), '[]')) WITH ORDINALITY x(u, ord)
                 GROUP BY u) d
-         -- Known URLs are left out before the INSERT: ON CONFLICT would wait for another
-         -- recorder finishing that URL's row while this one holds the job's row, and that one
-         -- waits for the job's row (a deadlock). New rows are only made under the job's row.
-         WHERE NOT EXISTS (SELECT 1 FROM kerai.job_urls k WHERE k.job_id = job AND k.url_hash = d.u->>'url_hash')
          ORDER BY d.ord
          LIMIT room
         ON CONFLICT ON CONSTRAINT job_urls_once_per_job DO NOTHING
@@ -745,6 +767,7 @@ DECLARE
     logs jsonb := '[]';
     links jsonb := '[]';
     counts jsonb := '{"new": 0, "updated": 0, "unchanged": 0, "duplicate": 0, "failed": 0, "skipped": 0, "stale": 0, "links": 0}';
+    handled bigint[] := '{}';
 BEGIN
     -- Recorders of one job work side by side (a fetcher writes on two connections, and several
     -- fetchers may share a job; kerai._job_writers). The links are added at the end
@@ -755,7 +778,64 @@ BEGIN
     IF NOT FOUND THEN
         RAISE EXCEPTION 'scrape job % does not exist', job USING ERRCODE = '22023';
     END IF;
+    -- Unchanged pages (a 304, or the sitemap's lastmod) are most of a re-crawl: they are
+    -- recorded together, one statement per table, instead of one by one in the loop below,
+    -- which takes what this leaves (a URL not leased to this worker, a page not stored yet).
+    WITH res AS (
+        SELECT DISTINCT ON ((e->>'url_id')::bigint) (e->>'url_id')::bigint AS url_id, e AS r
+          FROM jsonb_array_elements(results) e
+         WHERE e->>'outcome' = 'not_modified'
+    ), mine AS (
+        SELECT x.id, x.url, x.url_hash, x.depth, x.sitemap, res.r
+          FROM res JOIN kerai.job_urls x ON x.id = res.url_id
+         WHERE x.job_id = job AND x.status = 'leased' AND x.leased_by = worker
+           FOR UPDATE OF x
+    ), seen AS (
+        UPDATE kerai.pages pg
+           SET last_seen_at = now(),
+               sitemap_lastmod = coalesce(CASE WHEN m.sitemap->>'lastmod' ~ '^\d{4}-' THEN (m.sitemap->>'lastmod')::timestamptz END,
+                                          pg.sitemap_lastmod),
+               changefreq = coalesce(m.sitemap->>'changefreq', pg.changefreq),
+               priority = coalesce((m.sitemap->>'priority')::float8, pg.priority),
+               last_status = CASE WHEN pg.alias_of IS NULL THEN 'unchanged' ELSE 'duplicate' END,
+               last_scraped_at = now(), scrape_count = pg.scrape_count + 1,
+               http_status = coalesce((m.r->'http'->>'status')::integer, pg.http_status), last_error = NULL
+          FROM mine m
+         WHERE pg.target_id = j.target_id AND pg.url_hash = m.url_hash
+        RETURNING m.id, m.url, m.depth, m.r, pg.last_status AS outcome,
+                  coalesce(m.r->>'source_type', pg.source_type) AS source_type, pg.outlinks
+    ), done AS (
+        UPDATE kerai.job_urls x
+           SET status = 'done', outcome = s.outcome, source_type = coalesce(s.source_type, x.source_type),
+               error_kind = s.r->'error'->>'kind', error = s.r->'error'->>'message', finished_at = now(),
+               lease_until = NULL, attempts = x.attempts + coalesce((s.r->>'attempts')::integer, 1)
+          FROM seen s
+         WHERE x.id = s.id
+        RETURNING s.*
+    )
+    SELECT coalesce((SELECT array_agg(d.id) FROM done d), '{}'),
+           jsonb_set(jsonb_set(counts,
+               '{unchanged}', to_jsonb((SELECT count(*) FROM done d WHERE d.outcome = 'unchanged'))),
+               '{duplicate}', to_jsonb((SELECT count(*) FROM done d WHERE d.outcome = 'duplicate'))),
+           coalesce((SELECT jsonb_agg(x.line ORDER BY d.id, x.n)
+                       FROM done d,
+                            LATERAL (SELECT 0::bigint AS n,
+                                            jsonb_build_object('level', 'INFO', 'event', 'ITEM_' || upper(d.outcome),
+                                                'message', d.outcome || ': ' || d.url, 'url', d.url,
+                                                'details', jsonb_strip_nulls(jsonb_build_object('source_type', d.source_type))) AS line
+                                     UNION ALL
+                                     SELECT e.n, e.line
+                                       FROM jsonb_array_elements(CASE WHEN jsonb_typeof(d.r->'logs') = 'array'
+                                                                      THEN d.r->'logs' ELSE '[]' END) WITH ORDINALITY AS e(line, n)) x), '[]'),
+           coalesce((SELECT jsonb_agg(l || jsonb_build_object('depth', d.depth + 1, 'discovered_from', d.url))
+                       FROM done d, jsonb_array_elements(d.outlinks) l
+                      WHERE d.depth + 1 <= coalesce((j.config->>'max_depth')::integer, 5)
+                        AND coalesce((j.config->>'follow_links')::boolean, true)), '[]')
+      INTO handled, counts, logs, links;
     FOR r IN SELECT jsonb_array_elements(results) LOOP
+        IF (r->>'url_id')::bigint = ANY (handled) THEN
+            CONTINUE;
+        END IF;
         SELECT * INTO u FROM kerai.job_urls x WHERE x.id = (r->>'url_id')::bigint FOR UPDATE;
         IF NOT FOUND OR u.job_id <> job OR u.status <> 'leased' OR u.leased_by IS DISTINCT FROM worker THEN
             counts := jsonb_set(counts, '{stale}', to_jsonb((counts->>'stale')::integer + 1));

@@ -222,7 +222,9 @@ fn trailing_slash_strip_makes_one_page_of_two_spellings() {
 fn a_first_crawl_gives_its_growing_tables_statistics() {
     // Plans made while the tables were empty would read them whole for every page; the
     // recorder analyzes the tables it grows (kerai._analyze_grown), before autovacuum would.
-    let site = Site::of_pages(600);
+    // It reads the counts of changed rows the sessions have reported (up to a second late), so
+    // the site is large enough that each table passes its threshold well before the end.
+    let site = Site::of_pages(1500);
     let db = TestDb::new("young_tables");
     let out = kerai(
         &db.url,
@@ -234,14 +236,14 @@ fn a_first_crawl_gives_its_growing_tables_statistics() {
             &site.url("/"),
             "use_sitemaps=false",
             "rate_limit_rps=0",
-            "max_pages=1000",
-            "trap_limit=1000",
+            "max_pages=2000",
+            "trap_limit=2000",
         ],
     );
     assert_eq!(out.code, 0, "{}", out.stderr);
     let run = kerai(&db.url, &["run", "t", "--no-progress", "--no-embed"]);
     assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
-    assert_eq!(db.one::<i64>("SELECT count(*) FROM kerai.pages"), 601);
+    assert_eq!(db.one::<i64>("SELECT count(*) FROM kerai.pages"), 1501);
     // last_analyze is an ANALYZE run by a session; autovacuum's is last_autoanalyze. When
     // autovacuum got to a table first, the recorder found it analyzed and left it alone.
     let analyzed: String = db.one(
