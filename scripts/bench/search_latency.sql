@@ -48,7 +48,7 @@ SELECT mode, queries, p50_ms, p95_ms FROM latency ORDER BY ord;
 -- Unaligned and without header or footer, the one row is the JSON text alone; \o sends it to the file.
 \pset format unaligned
 \pset tuples_only on
-\o :'json_out'
+\o :json_out
 SELECT json_build_object(
          'chunks', (SELECT count(*) FROM kerai.chunks),
          'modes', json_agg(json_build_object('mode', mode, 'queries', queries, 'p50_ms', p50_ms,
