@@ -21,6 +21,7 @@ mod interrupts;
 mod limits;
 mod markdown;
 mod plans;
+mod rank;
 mod site;
 mod version;
 
@@ -50,6 +51,7 @@ use {
     embedding::{_embed, embed_pending},
     facts::{extract_claims, extract_entities, llm_claims_prompt, parse_llm_claims},
     markdown::{parse_markdown, parse_markdown_bytes},
+    rank::{_fts_score, _lexeme_frequencies},
     site::{_minhash_similarity, family_key, normalize_url, robots_allowed, url_hash},
     version::{build_info, uuid7, version},
 };

@@ -195,4 +195,25 @@ SELECT count(*) AS hits, count(DISTINCT content) AS texts
 SELECT kerai.set_setting('search_candidates', '1') IS NOT NULL AS few_candidates;
 SELECT count(*) AS hits, count(DISTINCT content) AS texts FROM kerai.search('lab opens weekdays', 2, '{"mode": "fts"}');
 
+-- Full-text scores: kerai._fts_score reads a chunk's lexemes once and gives, to the bit, the
+-- IDF-weighted sum of ts_rank per lexeme it replaces (absent lexemes add nothing).
+SELECT count(*) > 0 AS chunks,
+       count(*) FILTER (WHERE kerai._fts_score(c.fts, q.l, q.w) IS DISTINCT FROM
+                              (SELECT sum(x.w * ts_rank(c.fts, quote_literal(x.l)::tsquery, 1)) FROM unnest(q.l, q.w) x(l, w))) AS differ
+  FROM kerai.chunks c,
+       (SELECT ARRAY['lab', 'open', 'weekday', 'scanner', 'hour', 'absentword'] AS l,
+               ARRAY[2.5, 1.0, 0.5, 3.0, 0.75, 9.0]::float8[] AS w) q;
+SELECT kerai._fts_score(''::tsvector, '{lab}', '{1}') AS empty_vector,
+       kerai._fts_score(strip(v), '{lab,open}', '{2,1}') = (SELECT sum(x.w * ts_rank(strip(v), x.l::tsquery, 1))
+                                                             FROM unnest('{lab,open}'::text[], '{2,1}'::float8[]) x(l, w)) AS stripped_same
+  FROM to_tsvector('english', 'The lab opens; the lab closes.') v;
+SELECT kerai._fts_score('lab:1'::tsvector, '{lab,open}', '{1}');
+-- The lexemes' frequencies come from the column statistics (ANALYZE): a rare lexeme weighs more.
+ANALYZE kerai.chunks;
+SELECT f[1] > f[2] AS listed_lexeme_more_frequent, f[2] > 0 AS unlisted_lexeme_rarer_but_present, cardinality(f) AS n
+  FROM kerai._lexeme_frequencies('kerai.chunks'::regclass, 'fts', '{lab,absentword}') f;
+SELECT count(*) AS lexemes, count(df) AS with_df,
+       max(idf) FILTER (WHERE lexeme = 'absentword') > max(idf) FILTER (WHERE lexeme = 'lab') AS rare_weighs_more
+  FROM kerai._fts_terms('lab absentword');
+
 ROLLBACK;

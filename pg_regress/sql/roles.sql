@@ -26,8 +26,13 @@ SELECT p.oid::regprocedure AS function, p.proconfig AS settings
 SELECT kerai.parse_markdown(E'# Roles\n\nReaders search the corpus.', '{"source_url": "https://example.org/roles"}') IS NOT NULL AS ingested;
 SELECT kerai.chunk_document(id) IS NOT NULL AS chunked FROM kerai.nodes WHERE kind = 'document';
 
+-- Full-text IDF reads the column statistics only for a role that may read them in pg_stats:
+-- row-level security on the chunks hides them from a reader (every lexeme then weighs 1).
+ANALYZE kerai.chunks;
+SELECT kerai._lexeme_frequencies('kerai.chunks'::regclass, 'fts', '{reader}') IS NOT NULL AS owner_reads_statistics;
 SET ROLE kerai_reader;
 SELECT count(*) AS hits FROM kerai.search('readers', 3, '{"mode": "fts"}');
+SELECT kerai._lexeme_frequencies('kerai.chunks'::regclass, 'fts', '{reader}') IS NULL AS statistics_hidden_from_reader;
 SELECT kerai.set_target('roles_demo', 'http://127.0.0.1:9/');
 DELETE FROM kerai.chunks;
 RESET ROLE;
