@@ -28,7 +28,12 @@ if wants graph || wants markdown || wants crawl || wants search; then
   say "── release build of the extension, bench cluster on port ${port}"
   KERAI_RELEASE=1 scripts/install.sh >/dev/null || die "install failed; see .kerai/install.log"
   scripts/cluster.sh fresh bench "$port" kerai_bench >/dev/null
-  as_postgres psql -X -q -h 127.0.0.1 -p "$port" -U postgres -c "ALTER SYSTEM SET max_wal_size = '8GB'" -c "SELECT pg_reload_conf()" >/dev/null
+  # shared_buffers a quarter of the memory (256 MB to 8 GB), as one sizes a database server:
+  # the million-chunk search reads 7 GB of chunks, vectors and indexes.
+  buffers_mb=$(awk '/^MemTotal:/ { m = int($2 / 4096); print (m < 256 ? 256 : (m > 8192 ? 8192 : m)) }' /proc/meminfo)
+  as_postgres psql -X -q -h 127.0.0.1 -p "$port" -U postgres -c "ALTER SYSTEM SET max_wal_size = '8GB'" \
+    -c "ALTER SYSTEM SET shared_buffers = '${buffers_mb}MB'" >/dev/null
+  scripts/cluster.sh restart bench "$port" kerai_bench >/dev/null
 fi
 
 fresh_db() {

@@ -39,11 +39,36 @@ unsafe impl SqlTranslatable for TsVector {
 }
 
 /// The lexemes of a detoasted `tsvector`: Postgres's layout (tsvector.h) is a count, one
-/// 4-byte entry per lexeme (has-positions bit, length, offset), sorted by lexeme bytes, then
-/// the lexemes, each followed (2-byte aligned) by its position count and positions.
+/// 4-byte entry per lexeme, sorted by lexeme bytes, then the lexemes, each followed (2-byte
+/// aligned) by its position count and positions. An entry is a `WordEntry` bit field, read
+/// here with shifts (bindgen's accessors walk it bit by bit): bit 0 has-positions, bits 1-11
+/// the lexeme's length, bits 12-31 its offset.
 struct Lexemes<'a> {
-    entries: &'a [pg_sys::WordEntry],
+    entries: &'a [u32],
     strings: &'a [u8],
+}
+
+/// One entry, unpacked.
+#[derive(Clone, Copy)]
+struct Entry {
+    has_positions: bool,
+    len: usize,
+    at: usize,
+}
+
+impl Entry {
+    fn of(word: u32) -> Entry {
+        Entry {
+            has_positions: word & 1 == 1,
+            len: ((word >> 1) & 0x7FF) as usize,
+            at: (word >> 12) as usize,
+        }
+    }
+
+    /// Where the position list starts: the first even offset after the lexeme.
+    fn positions_at(self) -> usize {
+        (self.at + self.len + 1) & !1
+    }
 }
 
 impl<'a> Lexemes<'a> {
@@ -56,13 +81,17 @@ impl<'a> Lexemes<'a> {
             let total = pgrx::varlena::varsize_any(vector.cast());
             let count = usize::try_from((*vector).size).unwrap_or(usize::MAX);
             let header = std::mem::size_of::<i32>() * 2;
-            let entry_size = std::mem::size_of::<pg_sys::WordEntry>();
             let strings_at = count
-                .checked_mul(entry_size)
+                .checked_mul(std::mem::size_of::<u32>())
                 .and_then(|n| n.checked_add(header))
                 .filter(|&n| n <= total)
                 .unwrap_or_else(|| corrupt());
+            // A detoasted varlena is 4-byte aligned (palloc'd, or in a tuple at the type's
+            // int alignment), so its entries can be read in place.
             let base = vector.cast::<u8>();
+            if !base.cast::<u32>().is_aligned() {
+                corrupt();
+            }
             Lexemes {
                 entries: std::slice::from_raw_parts(base.add(header).cast(), count),
                 strings: std::slice::from_raw_parts(base.add(strings_at), total - strings_at),
@@ -70,48 +99,55 @@ impl<'a> Lexemes<'a> {
         }
     }
 
-    fn lexeme(&self, e: &pg_sys::WordEntry) -> &'a [u8] {
-        let (at, len) = (e.pos() as usize, e.len() as usize);
-        self.strings.get(at..at + len).unwrap_or_else(|| corrupt())
-    }
-
-    /// The `i`-th 2-byte word of the entry's position list (0: the count), which starts at
-    /// the first even offset after the lexeme.
-    fn word(&self, e: &pg_sys::WordEntry, i: usize) -> u16 {
-        let at = ((e.pos() as usize + e.len() as usize + 1) & !1) + 2 * i;
-        let b = self.strings.get(at..at + 2).unwrap_or_else(|| corrupt());
-        u16::from_ne_bytes([b[0], b[1]])
+    fn lexeme(&self, e: Entry) -> &'a [u8] {
+        self.strings
+            .get(e.at..e.at + e.len)
+            .unwrap_or_else(|| corrupt())
     }
 
     /// How many positions the entry has: 0 when stored without.
-    fn position_count(&self, e: &pg_sys::WordEntry) -> usize {
-        if e.haspos() == 0 {
-            0
-        } else {
-            usize::from(self.word(e, 0))
+    fn position_count(&self, e: Entry) -> usize {
+        if !e.has_positions {
+            return 0;
+        }
+        let at = e.positions_at();
+        match self.strings.get(at..at + 2) {
+            Some(b) => usize::from(u16::from_ne_bytes([b[0], b[1]])),
+            None => corrupt(),
         }
     }
 
-    /// The entry's positions (empty when stored without), as raw `WordEntryPos` values.
-    fn positions(&self, e: &pg_sys::WordEntry) -> Vec<u16> {
-        (1..=self.position_count(e))
-            .map(|i| self.word(e, i))
-            .collect()
+    /// The entry's positions (empty when stored without), as raw `WordEntryPos` values, in
+    /// place (the list is 2-byte aligned: its offset is even from a 4-byte aligned start).
+    fn positions(&self, e: Entry) -> &'a [u16] {
+        let n = self.position_count(e);
+        if n == 0 {
+            return &[];
+        }
+        let at = e.positions_at() + 2;
+        let bytes = self
+            .strings
+            .get(at..at + 2 * n)
+            .unwrap_or_else(|| corrupt());
+        if !bytes.as_ptr().cast::<u16>().is_aligned() {
+            corrupt();
+        }
+        unsafe { std::slice::from_raw_parts(bytes.as_ptr().cast(), n) }
     }
 
     /// The number of positions, a lexeme without positions counting one (`cnt_length`).
     fn length(&self) -> u32 {
         self.entries
             .iter()
-            .map(|e| self.position_count(e).max(1) as u32)
+            .map(|&w| self.position_count(Entry::of(w)).max(1) as u32)
             .sum()
     }
 
-    fn find(&self, lexeme: &[u8]) -> Option<&'a pg_sys::WordEntry> {
+    fn find(&self, lexeme: &[u8]) -> Option<Entry> {
         self.entries
-            .binary_search_by(|e| self.lexeme(e).cmp(lexeme))
+            .binary_search_by(|&w| self.lexeme(Entry::of(w)).cmp(lexeme))
             .ok()
-            .map(|i| &self.entries[i])
+            .map(|i| Entry::of(self.entries[i]))
     }
 }
 
@@ -122,11 +158,7 @@ fn corrupt() -> ! {
 /// The full-text score of a chunk: the sum over `lexemes` of `idfs[i] * ts_rank(fts, lexemes[i],
 /// 1)`, equal to the bit to that SQL, reading `fts` once.
 #[pg_extern(immutable, parallel_safe, strict)]
-pub(crate) fn _fts_score(
-    fts: TsVector,
-    lexemes: Vec<Option<String>>,
-    idfs: Vec<Option<f64>>,
-) -> f64 {
+pub(crate) fn _fts_score(fts: TsVector, lexemes: Array<'_, &str>, idfs: Array<'_, f64>) -> f64 {
     if lexemes.len() != idfs.len() {
         error!(
             "kerai._fts_score: {} lexemes but {} weights; pass one weight per lexeme",
@@ -138,19 +170,26 @@ pub(crate) fn _fts_score(
     if vector.entries.is_empty() {
         return 0.0;
     }
-    let positions: Vec<Option<Vec<u16>>> = lexemes
-        .iter()
-        .map(|l| {
-            l.as_deref()
-                .and_then(|l| vector.find(l.as_bytes()))
-                .map(|e| vector.positions(e))
-        })
-        .collect();
+    let mut found = [None; 32];
+    let mut more = Vec::new();
+    for (i, lexeme) in lexemes.iter().enumerate() {
+        let positions = lexeme
+            .and_then(|l| vector.find(l.as_bytes()))
+            .map(|e| vector.positions(e));
+        match found.get_mut(i) {
+            Some(slot) => *slot = positions,
+            None => more.push(positions),
+        }
+    }
+    if found.iter().chain(&more).all(Option::is_none) {
+        return 0.0;
+    }
     let doc_len = vector.length();
+    let positions = found.into_iter().chain(more);
     chunk_score(
         idfs.iter()
-            .zip(&positions)
-            .map(|(idf, p)| (idf.unwrap_or(0.0), p.as_deref())),
+            .zip(positions)
+            .map(|(idf, p)| (idf.unwrap_or(0.0), p)),
         doc_len,
     )
 }
