@@ -170,25 +170,20 @@ pub(crate) fn _fts_score(fts: TsVector, lexemes: Array<'_, &str>, idfs: Array<'_
     if vector.entries.is_empty() {
         return 0.0;
     }
-    let mut found = [None; 32];
-    let mut more = Vec::new();
-    for (i, lexeme) in lexemes.iter().enumerate() {
-        let positions = lexeme
-            .and_then(|l| vector.find(l.as_bytes()))
-            .map(|e| vector.positions(e));
-        match found.get_mut(i) {
-            Some(slot) => *slot = positions,
-            None => more.push(positions),
-        }
-    }
-    if found.iter().chain(&more).all(Option::is_none) {
+    let found: Vec<Option<&[u16]>> = lexemes
+        .iter()
+        .map(|l| {
+            l.and_then(|l| vector.find(l.as_bytes()))
+                .map(|e| vector.positions(e))
+        })
+        .collect();
+    if found.iter().all(Option::is_none) {
         return 0.0;
     }
     let doc_len = vector.length();
-    let positions = found.into_iter().chain(more);
     chunk_score(
         idfs.iter()
-            .zip(positions)
+            .zip(found)
             .map(|(idf, p)| (idf.unwrap_or(0.0), p)),
         doc_len,
     )
