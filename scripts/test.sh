@@ -38,8 +38,8 @@ run_layer() {
 }
 
 if wants cargo; then
-  run_layer "cargo test (kerai-core, kerai-fetch)" "${logdir}/cargo.log" '^test result:|^error|panicked|FAILED' \
-    cargo test --locked -p kerai-core -p kerai-fetch
+  run_layer "cargo test (kerai-core, kerai-kernels, kerai-fetch)" "${logdir}/cargo.log" '^test result:|^error|panicked|FAILED' \
+    cargo test --locked -p kerai-core -p kerai-kernels -p kerai-fetch
 fi
 
 if wants pgrx; then

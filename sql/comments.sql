@@ -272,7 +272,7 @@ COMMENT ON FUNCTION kerai.chunk_text(text, jsonb) IS
 
 COMMENT ON FUNCTION kerai.embed(text) IS
     'The text''s embedding (a pgvector `vector`) from the configured provider: the local all-MiniLM-L6-v2 model '
-    '(loaded once per database session) or the OpenAI-compatible endpoint, its key read from the server''s '
+    '(in the variant `embedding_model` names, loaded once per database session) or the OpenAI-compatible endpoint, its key read from the server''s '
     'environment variable `embedding_api_key_env` names. Errors: `22023` for empty or blank text, provider '
     '`none`, provider `openai` without a base URL, or an answer of the wrong size; `58P01` when the local model '
     'files are missing (the hint names `scripts/install-model.sh`); `08006` when the endpoint is unreachable, '
@@ -288,12 +288,14 @@ COMMENT ON FUNCTION kerai.retry_embeddings() IS
     'Sends every chunk whose embedding failed back to `pending`, its attempts reset; returns how many.';
 
 COMMENT ON FUNCTION kerai.configure_embeddings(text, text, integer, text, text) IS
-    'Chooses the embedding provider: `local` (sentence-transformers/all-MiniLM-L6-v2, 384 dimensions), '
+    'Chooses the embedding provider: `local` (all-MiniLM-L6-v2, 384 dimensions: `model` '
+    '`sentence-transformers/all-MiniLM-L6-v2:int8`, the default, with 8-bit integer linear layers, or '
+    '`sentence-transformers/all-MiniLM-L6-v2`, float32 throughout), '
     '`openai` (an OpenAI-compatible endpoint: needs `model`, `dimensions` and `base_url`; `api_key_env` names '
     'the server''s environment variable holding the key) or `none` (embeddings off). Creates the model''s HNSW '
     'index, and a new model or size sends every chunk back to `pending` (old vectors serve until replaced). '
     'Returns `{provider, model, dimensions, base_url, api_key_env, batch, timeout_seconds, max_attempts}`. '
-    'Errors `22023`: unknown provider, another model for `local`, `openai` without model, dimensions or base '
+    'Errors `22023`: unknown provider, a model for `local` other than its two variants, `openai` without model, dimensions or base '
     'URL, a base URL that is not http(s) or holds credentials; requires `kerai_admin`.';
 
 COMMENT ON FUNCTION kerai.create_embedding_index(text, integer) IS

@@ -10,7 +10,7 @@ CREATE FUNCTION kerai.setting_defaults() RETURNS jsonb
 LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
     SELECT '{
         "chunk_tokens": 512, "chunk_overlap": 64, "chunk_strategy": "section", "chunk_on_ingest": true,
-        "embedding_provider": "local", "embedding_model": "sentence-transformers/all-MiniLM-L6-v2",
+        "embedding_provider": "local", "embedding_model": "sentence-transformers/all-MiniLM-L6-v2:int8",
         "embedding_dimensions": 384, "embedding_base_url": null, "embedding_api_key_env": "KERAI_EMBEDDING_API_KEY",
         "embedding_batch": 32, "embedding_timeout_seconds": 30, "embedding_max_attempts": 5,
         "chat_base_url": null, "chat_model": null, "chat_api_key_env": "KERAI_CHAT_API_KEY", "chat_timeout_seconds": 60,
@@ -233,6 +233,10 @@ BEGIN
     RETURN name;
 END
 $$;
+-- Both variants of the local model have their index from the start (empty partial indexes
+-- cost nothing): the default int8 one, and the float32 one that databases made before 0.3.0
+-- use.
+SELECT kerai._create_embedding_index('sentence-transformers/all-MiniLM-L6-v2:int8', 384);
 SELECT kerai._create_embedding_index('sentence-transformers/all-MiniLM-L6-v2', 384);
 
 CREATE FUNCTION kerai.create_embedding_index(model text, dims integer) RETURNS text
@@ -256,11 +260,14 @@ DECLARE
     old_dims integer := (kerai.setting('embedding_dimensions') #>> '{}')::integer;
 BEGIN
     IF provider = 'local' THEN
-        IF model IS NOT NULL AND model <> 'sentence-transformers/all-MiniLM-L6-v2' THEN
-            RAISE EXCEPTION 'kerai.configure_embeddings: the local provider runs sentence-transformers/all-MiniLM-L6-v2, not %', model
+        -- Two variants of all-MiniLM-L6-v2: int8 (the default, several times faster) and
+        -- float32 (the reference). Their vectors differ slightly, so each has its own name.
+        IF model IS NOT NULL AND model NOT IN ('sentence-transformers/all-MiniLM-L6-v2:int8',
+                                               'sentence-transformers/all-MiniLM-L6-v2') THEN
+            RAISE EXCEPTION 'kerai.configure_embeddings: the local provider runs sentence-transformers/all-MiniLM-L6-v2:int8 (the default) or sentence-transformers/all-MiniLM-L6-v2 (float32), not %', model
                 USING ERRCODE = '22023', HINT = 'use the openai provider for other models';
         END IF;
-        model := 'sentence-transformers/all-MiniLM-L6-v2';
+        model := coalesce(model, 'sentence-transformers/all-MiniLM-L6-v2:int8');
         dimensions := 384;
     ELSIF provider = 'openai' THEN
         IF model IS NULL OR dimensions IS NULL OR base_url IS NULL THEN

@@ -5,32 +5,41 @@
 
 use crate::errors::{invalid, raise, OrRaise};
 use crate::http;
-use kerai_core::retrieval::embed::{self, EmbeddingProvider, MiniLm};
+use kerai_core::retrieval::embed::{self, EmbeddingProvider, MiniLm, Precision};
 use kerai_core::retrieval::openai;
 use pgrx::prelude::*;
 use pgrx::JsonB;
 use serde_json::Value;
 use std::sync::{Arc, Mutex};
 
-static LOCAL: Mutex<Option<Arc<MiniLm>>> = Mutex::new(None);
+/// The local model's variants loaded in this backend (at most two).
+static LOCAL: Mutex<Vec<Arc<MiniLm>>> = Mutex::new(Vec::new());
 
 /// Word pieces per model run inside the database (the fetcher runs 1,024).
 const IN_DATABASE_BATCH_TOKENS: usize = 256;
 
-/// The local model, loaded on first use in this backend.
-fn local_model() -> Arc<MiniLm> {
-    let mut slot = LOCAL.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(m) = slot.as_ref() {
+/// The local model in the variant `embedding_model` names, loaded on first use in this
+/// backend.
+fn local_model(func: &str, cfg: &embed::Settings) -> Arc<MiniLm> {
+    let precision = Precision::for_setting(&cfg.model).unwrap_or_else(|e| {
+        invalid(
+            format!("{func}: {e}"),
+            "SELECT kerai.configure_embeddings('local') chooses the default",
+        )
+    });
+    let mut loaded = LOCAL.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(m) = loaded.iter().find(|m| m.precision() == precision) {
         return m.clone();
     }
     let dir = embed::model_dir();
-    match MiniLm::load(&dir) {
+    match MiniLm::load_precision(&dir, precision) {
         Ok(mut m) => {
             // Smaller groups than the fetcher's: a cancel is seen between groups, and a group
-            // must take well under a second on a slow server.
+            // must take well under a second on a slow server. (The int8 variant runs one
+            // text per core and sees a cancel between texts.)
             m.set_max_batch_tokens(IN_DATABASE_BATCH_TOKENS);
             let m = Arc::new(m);
-            *slot = Some(m.clone());
+            loaded.push(m.clone());
             m
         }
         Err(e) => raise(
@@ -69,13 +78,15 @@ pub(crate) fn _embed(text: &str) -> Vec<f32> {
     let text = checked_text("kerai.embed", text);
     let cfg = config();
     match cfg.provider.as_str() {
-        "local" => local_model().embed(text).unwrap_or_else(|e| {
-            raise(
-                PgSqlErrorCode::ERRCODE_INTERNAL_ERROR,
-                format!("kerai.embed: the local model failed: {e}"),
-                "",
-            )
-        }),
+        "local" => local_model("kerai.embed", &cfg)
+            .embed(text)
+            .unwrap_or_else(|e| {
+                raise(
+                    PgSqlErrorCode::ERRCODE_INTERNAL_ERROR,
+                    format!("kerai.embed: the local model failed: {e}"),
+                    "",
+                )
+            }),
         "openai" => embed_remote(&cfg, text),
         other => invalid(
             format!("kerai.embed: embeddings are off (embedding_provider is \"{other}\")"),
@@ -124,7 +135,7 @@ pub(crate) fn embed_pending(max: default!(i32, 64)) -> i32 {
             "run `kerai embed` (the fetcher), which embeds with every provider",
         );
     }
-    let model = local_model();
+    let model = local_model("kerai.embed_pending", &cfg);
     let rows: Vec<(pgrx::Uuid, String)> = Spi::connect_mut(|c| {
         let rows = c.update(
             "SELECT id, content FROM kerai.chunks

@@ -166,7 +166,7 @@ SELECT kerai.reset_setting('allowed_private_hosts');
 SELECT kerai.embed('');
 SELECT kerai.embed('   ');
 SELECT kerai.chunk_document('00000000-0000-4000-8000-00000000dead');
-SELECT kerai._embed_store(NULL, 'sentence-transformers/all-MiniLM-L6-v2', ARRAY[(SELECT id FROM kerai.chunks LIMIT 1)], ARRAY['[1,2,3]']);
+SELECT kerai._embed_store(NULL, 'sentence-transformers/all-MiniLM-L6-v2:int8', ARRAY[(SELECT id FROM kerai.chunks LIMIT 1)], ARRAY['[1,2,3]']);
 SELECT kerai._embed_store(NULL, 'other-model', '{}', '{}');
 
 -- Raw HTML over 1 MB is kept out of line, and read back transparently.
@@ -215,5 +215,22 @@ SELECT f[1] > f[2] AS listed_lexeme_more_frequent, f[2] > 0 AS unlisted_lexeme_r
 SELECT count(*) AS lexemes, count(df) AS with_df,
        max(idf) FILTER (WHERE lexeme = 'absentword') > max(idf) FILTER (WHERE lexeme = 'lab') AS rare_weighs_more
   FROM kerai._fts_terms('lab absentword');
+
+-- The local model's two variants: int8 (the default) and float32 (the reference). Each has its
+-- own name and index; switching sends every chunk back to be embedded; the same text's vectors
+-- agree (cosine at least 0.99).
+SELECT kerai.setting('embedding_model') #>> '{}' AS default_model;
+CREATE TEMP TABLE int8_vector AS SELECT kerai.embed('Book trains two weeks ahead of the trip.') AS v;
+SELECT kerai.configure_embeddings('local', 'sentence-transformers/all-MiniLM-L6-v2') ->> 'model' AS model;
+SELECT count(*) FILTER (WHERE embedding_status <> 'pending') AS not_pending FROM kerai.chunks;
+SELECT 1 - (kerai.embed('Book trains two weeks ahead of the trip.') <=> v) >= 0.99 AS variants_agree,
+       kerai.embed('Book trains two weeks ahead of the trip.') <> v AS not_the_same_vector
+  FROM int8_vector;
+SELECT kerai.embed_pending(3) AS embedded_float32;
+SELECT model_name, count(*) FROM kerai.embeddings
+ WHERE model_name LIKE 'sentence-transformers/%' GROUP BY 1 ORDER BY 1;
+SELECT count(*) AS variant_indexes FROM pg_indexes
+ WHERE schemaname = 'kerai' AND indexdef LIKE '%sentence-transformers/all-MiniLM-L6-v2%';
+SELECT kerai.configure_embeddings('local') ->> 'model' AS model;
 
 ROLLBACK;

@@ -254,8 +254,13 @@ def quality_part(q):
              "<table><tr><th>mode</th><th>nDCG@10</th></tr>"]
     parts += [f"<tr><td>{label}</td><td>{number(ndcg.get(key), '.4f')}</td></tr>" for label, key in rows]
     parts.append("</table>")
-    parts.append(f"<p>Embedding the chunks with the local model: {number(emb.get('seconds'), ',')} s, "
-                 f"{number(emb.get('chunks_per_second'), ',.1f')} chunks/s.</p>")
+    parts.append(f"<p>Embedding the chunks with the local model ({html.escape(str(emb.get('model', '')))}): "
+                 f"{number(emb.get('seconds'), ',')} s, {number(emb.get('chunks_per_second'), ',.1f')} chunks/s. "
+                 f"Baseline, the float32 model on the same chunks in the same run: "
+                 f"{number(emb.get('float32_seconds'), ',')} s, "
+                 f"{number(emb.get('float32_chunks_per_second'), ',.1f')} chunks/s; nDCG@10 vector "
+                 f"{number(q.get('ndcg10_float32', {}).get('vector'), '.4f')}, hybrid "
+                 f"{number(q.get('ndcg10_float32', {}).get('hybrid'), '.4f')}.</p>")
     parts.append(f"<p>kerai.answer (extractive), {number(ans.get('queries'), ',')} queries: first cited passage "
                  f"relevant {number(ans.get('first_cited_relevant'), '.3f')} (goal &#8805; 0.75); first sentence "
                  f"a heading or navigation fragment {number(ans.get('heading_or_navigation'), '.3f')} (goal 0).</p>")

@@ -68,12 +68,15 @@ if [[ " $parts " == *" quality "* ]]; then
     -c "SELECT kerai.chunk_pending(100000)" >/dev/null
   chunks=$(psql_b -d "$db" -tAc "SELECT count(*) FROM kerai.chunks")
   say "   ingested and chunked into ${chunks} chunks in $((SECONDS - start)) s; embedding them with the local model (kerai embed)"
+  # The same chunks for the float32 model, the baseline of the same run.
+  psql_b -d postgres -c "DROP DATABASE IF EXISTS ${db}_float32 WITH (FORCE)" -c "CREATE DATABASE ${db}_float32 TEMPLATE $db"
   cargo build -q --release -p kerai-fetch --bin kerai
+  model=$(psql_b -d "$db" -tAc "SELECT kerai.setting('embedding_model') #>> '{}'")
   start=$SECONDS
   target/release/kerai --database-url "$url" embed --json >"$work/embed.json"
   secs=$((SECONDS - start))
   embed_rate=$(python3 -c "print(round($chunks / max(1, $secs), 1))")
-  say "   embedded ${chunks} chunks in ${secs} s (${embed_rate} chunks/s)"
+  say "   embedded ${chunks} chunks in ${secs} s (${embed_rate} chunks/s, ${model})"
   # Full-text IDF comes from the column statistics (autovacuum would gather them soon anyway).
   psql_b -d "$db" -c "ANALYZE kerai.chunks"
   quality=("chunks=$chunks" "embedding.seconds=$secs" "embedding.chunks_per_second=$embed_rate")
@@ -99,6 +102,25 @@ if [[ " $parts " == *" quality "* ]]; then
     "$n" "$took" "$relevant" "$fragments"
   quality+=("answers.queries=$n" "answers.seconds=$took"
             "answers.first_cited_relevant=$relevant" "answers.heading_or_navigation=$fragments")
+  # Baseline: the float32 variant of the model on the same chunks (issue 15: int8 must be
+  # faster with nDCG within 0.005).
+  f32="sentence-transformers/all-MiniLM-L6-v2"
+  psql_b -d "${db}_float32" -c "SELECT kerai.configure_embeddings('local', '$f32')" >/dev/null
+  start=$SECONDS
+  target/release/kerai --database-url "${url%/*}/${db}_float32" embed --json >"$work/embed-float32.json"
+  f32_secs=$((SECONDS - start))
+  f32_rate=$(python3 -c "print(round($chunks / max(1, $f32_secs), 1))")
+  psql_b -d "${db}_float32" -c "ANALYZE kerai.chunks"
+  printf '    baseline: the float32 model embedded the same %s chunks in %s s (%s chunks/s); %s is %sx faster\n' \
+    "$chunks" "$f32_secs" "$f32_rate" "$model" "$(python3 -c "print(round($f32_secs / max(1, $secs), 2))")"
+  quality+=("embedding.model=\"$model\"" "embedding.float32_seconds=$f32_secs" "embedding.float32_chunks_per_second=$f32_rate")
+  for mode in vector hybrid; do
+    psql_b -d "${db}_float32" -v mode="$mode" -f scripts/bench/scifact_runs.sql >"$work/run-f32-$mode.txt"
+    score=$(ndcg "$work/run-f32-$mode.txt")
+    printf '    baseline: kerai.search mode %-7s with the float32 model nDCG@10 %s\n' "$mode" "$score"
+    quality+=("ndcg10_float32.$mode=$score")
+  done
+  psql_b -d postgres -c "DROP DATABASE ${db}_float32 WITH (FORCE)" >/dev/null
   record quality "$(json_of "${quality[@]}")"
 fi
 

@@ -51,14 +51,16 @@ BEGIN
         EXECUTE format('DROP INDEX kerai.%I', i.indexname);
     END LOOP;
 END $$;
+-- The synthetic vectors carry the configured model's name, as the real ones do.
+SELECT kerai.setting('embedding_model') #>> '{}' AS model \gset
 INSERT INTO kerai.embeddings (chunk_id, model_name, dimensions, embedding)
-SELECT c.id, 'sentence-transformers/all-MiniLM-L6-v2', 384, l2_normalize(a.embedding + b.embedding)
+SELECT c.id, :'model', 384, l2_normalize(a.embedding + b.embedding)
   FROM kerai.chunks c
   JOIN reals a ON a.i = 1 + (hashtext(c.id::text) & 2147483647) % :reals
   JOIN reals b ON b.i = 1 + (hashtext(c.content_hash) & 2147483647) % :reals
  WHERE c.chunk_key LIKE 'synthetic:%';
 CREATE INDEX chunks_fts_idx ON kerai.chunks USING gin (fts);
-SELECT kerai.create_embedding_index('sentence-transformers/all-MiniLM-L6-v2', 384) AS hnsw_index;
+SELECT kerai.create_embedding_index(:'model', 384) AS hnsw_index;
 VACUUM ANALYZE kerai.chunks;
 VACUUM ANALYZE kerai.embeddings;
 \timing off

@@ -172,3 +172,12 @@ ALTER TABLE kerai.page_versions ADD COLUMN minhash bigint[], ADD COLUMN minhash_
 ALTER TABLE kerai.job_urls DROP CONSTRAINT job_urls_outcome_check,
     ADD CONSTRAINT job_urls_outcome_check
         CHECK (outcome IN ('new', 'updated', 'unchanged', 'failed', 'skipped', 'duplicate'));
+
+-- 0.3.0's default local model is the int8 variant of all-MiniLM-L6-v2, whose vectors have
+-- their own model name. A database that holds vectors of 0.2.0's float32 model, and never chose
+-- a model itself, keeps the float32 model: its vectors go on serving searches. Switching is one
+-- call, which re-embeds every chunk: SELECT kerai.configure_embeddings('local').
+INSERT INTO kerai.settings (key, value)
+SELECT 'embedding_model', '"sentence-transformers/all-MiniLM-L6-v2"'
+ WHERE EXISTS (SELECT 1 FROM kerai.embeddings WHERE model_name = 'sentence-transformers/all-MiniLM-L6-v2')
+ON CONFLICT (key) DO NOTHING;

@@ -138,7 +138,7 @@ fn a_crawl_is_chunked_embedded_searched_and_answered() {
     let chunks: i64 = db.one("SELECT count(*) FROM kerai.chunks");
     assert_eq!(first_embedded, chunks, "every chunk embedded once");
     let dims: i64 = db.one(
-        "SELECT count(*) FROM kerai.embeddings WHERE dimensions = 384 AND model_name = 'sentence-transformers/all-MiniLM-L6-v2'",
+        "SELECT count(*) FROM kerai.embeddings WHERE dimensions = 384 AND model_name = 'sentence-transformers/all-MiniLM-L6-v2:int8'",
     );
     assert_eq!(dims, chunks);
     // parent_url: the page the crawl found it on.

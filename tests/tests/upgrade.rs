@@ -71,6 +71,19 @@ fn every_released_version_updates_to_exactly_a_fresh_install() {
             .unwrap();
         let edges: i64 = old.one("SELECT count(*) FROM kerai.edges WHERE relation = 'resolves_to'");
         assert_eq!(edges, 1, "the old version made the DOI reference");
+        // A vector of 0.2.0's float32 model: the update keeps that model (0.3.0's default is
+        // int8), so the vector goes on serving searches.
+        if version != "0.1.0" {
+            old.client()
+                .batch_execute(
+                    "SELECT kerai.chunk_document(kerai.parse_markdown(E'# Vectors\\n\\nA chunk with a float32 vector.\\n',
+                                                                      '{\"source_url\": \"https://wiki.example.org/vectors\"}'));
+                     INSERT INTO kerai.embeddings (chunk_id, model_name, dimensions, embedding)
+                     SELECT id, 'sentence-transformers/all-MiniLM-L6-v2', 384, array_fill(0.05::real, ARRAY[384])::vector
+                       FROM kerai.chunks WHERE source_url = 'https://wiki.example.org/vectors'",
+                )
+                .unwrap();
+        }
         old.client()
             .batch_execute("ALTER EXTENSION kerai UPDATE")
             .unwrap_or_else(|e| panic!("ALTER EXTENSION kerai UPDATE from {version}: {e:?}"));
@@ -90,6 +103,15 @@ fn every_released_version_updates_to_exactly_a_fresh_install() {
             "SELECT EXISTS (SELECT 1 FROM kerai.nodes WHERE id = '{doc}')"
         ));
         assert!(same);
+        let model: String = old.one("SELECT kerai.setting('embedding_model') #>> '{}'");
+        let want_model = match version.as_str() {
+            "0.1.0" => "sentence-transformers/all-MiniLM-L6-v2:int8",
+            _ => "sentence-transformers/all-MiniLM-L6-v2",
+        };
+        assert_eq!(
+            model, want_model,
+            "the local model after updating from {version}"
+        );
         let chunked: i32 = old.one("SELECT kerai.chunk_pending()");
         assert_eq!(chunked, 3, "the documents from {version} get their chunks");
         let hits: i64 = old

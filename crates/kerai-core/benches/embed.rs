@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 use kerai_core::facts::entities;
 use kerai_core::markdown::NodeKind;
 use kerai_core::retrieval::chunk::{approx_token_count, chunk_document, ChunkInput, ChunkOptions};
-use kerai_core::retrieval::embed::{EmbeddingProvider, MiniLm};
+use kerai_core::retrieval::embed::{cosine, EmbeddingProvider, MiniLm, Precision};
 use kerai_core::shared_data::shared_path;
 use serde_json::Value;
 
@@ -91,6 +91,25 @@ fn compare(m: &mut MiniLm, label: &str, texts: &[String]) {
     m.set_max_batch_tokens(MiniLm::MAX_BATCH_TOKENS);
 }
 
+/// The int8 variant against the float32 reference on the same texts: speed (batched, both)
+/// and each vector's cosine to the reference.
+fn compare_int8(f32_model: &MiniLm, int8: &MiniLm, label: &str, texts: &[String]) {
+    let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+    let mut want = Vec::new();
+    let mut got = Vec::new();
+    let t32 = time(|| want = f32_model.embed_batch(&refs).unwrap());
+    let t8 = time(|| got = int8.embed_batch(&refs).unwrap());
+    let cos: Vec<f32> = want.iter().zip(&got).map(|(a, b)| cosine(a, b)).collect();
+    let min = cos.iter().copied().fold(1f32, f32::min);
+    let mean = cos.iter().sum::<f32>() / cos.len() as f32;
+    println!(
+        "{label:<34} float32 {:>6.1} texts/s   int8 {:>6.1} texts/s   ratio {:>4.2}x   cosine to float32 min {min:.4} mean {mean:.4}",
+        rate(refs.len(), t32),
+        rate(refs.len(), t8),
+        t32.as_secs_f64() / t8.as_secs_f64()
+    );
+}
+
 fn main() {
     let load_start = Instant::now();
     let mut m = MiniLm::load_default().unwrap_or_else(|e| {
@@ -108,6 +127,28 @@ fn main() {
 
     let queries = scifact_queries(128);
     let docs = scifact_corpus(64);
+    let int8 = MiniLm::load_precision(&kerai_core::retrieval::embed::model_dir(), Precision::Int8)
+        .unwrap();
+    int8.embed_batch(&["warm up", "the model"]).unwrap();
+    if std::env::var_os("KERAI_BENCH_INT8_PROFILE").is_some() {
+        let texts = scifact_corpus(256);
+        let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+        let t = time(|| {
+            black_box(int8.embed_batch(&refs).unwrap());
+        });
+        println!("int8: {:.1} abstracts/s", rate(refs.len(), t));
+        return;
+    }
+    compare_int8(&m, &int8, "int8, short: SciFact claims", &queries);
+    compare_int8(
+        &m,
+        &int8,
+        "int8, long: SciFact abstracts",
+        &scifact_corpus(128),
+    );
+    if std::env::var_os("KERAI_BENCH_INT8_ONLY").is_some() {
+        return;
+    }
     compare(&mut m, "short: SciFact claims", &queries);
     compare(&mut m, "long: SciFact abstracts (<=256)", &docs);
 

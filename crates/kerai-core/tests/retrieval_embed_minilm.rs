@@ -7,7 +7,9 @@
 use kerai_core::retrieval::chunk::{
     blocks_from_markdown, chunk_document, ChunkOptions, ChunkStrategy,
 };
-use kerai_core::retrieval::embed::{cosine, model_dir, EmbedError, EmbeddingProvider, MiniLm};
+use kerai_core::retrieval::embed::{
+    cosine, model_dir, EmbedError, EmbeddingProvider, MiniLm, Precision,
+};
 use serde_json::Value;
 use std::path::PathBuf;
 use std::sync::OnceLock;
@@ -16,6 +18,15 @@ fn model() -> &'static MiniLm {
     static MODEL: OnceLock<MiniLm> = OnceLock::new();
     MODEL.get_or_init(|| {
         MiniLm::load(&model_dir()).unwrap_or_else(|e| {
+            panic!("{e}\n(the embedding tests need the model: run scripts/install-model.sh)")
+        })
+    })
+}
+
+fn int8_model() -> &'static MiniLm {
+    static MODEL: OnceLock<MiniLm> = OnceLock::new();
+    MODEL.get_or_init(|| {
+        MiniLm::load_precision(&model_dir(), Precision::Int8).unwrap_or_else(|e| {
             panic!("{e}\n(the embedding tests need the model: run scripts/install-model.sh)")
         })
     })
@@ -91,6 +102,55 @@ fn agrees_with_the_reference_implementation() {
             r.text
         );
     }
+}
+
+#[test]
+fn int8_variant_agrees_with_the_reference() {
+    let m = int8_model();
+    assert_eq!(
+        m.model_name(),
+        "sentence-transformers/all-MiniLM-L6-v2:int8"
+    );
+    assert_eq!(m.precision(), Precision::Int8);
+    let refs = references();
+    let texts: Vec<&str> = refs.iter().map(|r| r.text.as_str()).collect();
+    // Several texts at once run on several threads; each vector is the one it gets alone.
+    let batch = m.embed_batch(&texts).expect("embed batch");
+    for (r, v) in refs.iter().zip(&batch) {
+        let c = cosine(v, &r.vector);
+        println!("int8 cosine {c:.5} tokens {:>3}", r.tokens);
+        assert!(c >= 0.99, "cosine {c} with the reference for {:?}", r.text);
+        let norm: f32 = v.iter().map(|x| x * x).sum::<f32>().sqrt();
+        assert!((norm - 1.0).abs() < 1e-4, "not unit length: {norm}");
+        assert_eq!(v, &m.embed(&r.text).expect("embed one"), "{:?}", r.text);
+    }
+    // sentence-transformers' published scores hold to 0.01.
+    let v = m
+        .embed_batch(&["The new movie is awesome", "The new movie is so great"])
+        .expect("embed");
+    assert!((cosine(&v[0], &v[1]) - 0.8939).abs() < 0.01);
+    assert!(m.embed_batch(&[]).expect("empty batch").is_empty());
+}
+
+#[test]
+fn variants_are_named_apart() {
+    assert_eq!(
+        Precision::for_setting("sentence-transformers/all-MiniLM-L6-v2"),
+        Ok(Precision::Float32)
+    );
+    assert_eq!(
+        Precision::for_setting("sentence-transformers/all-MiniLM-L6-v2:int8"),
+        Ok(Precision::Int8)
+    );
+    let e = Precision::for_setting("text-embedding-3-small").unwrap_err();
+    assert!(
+        e.contains(":int8") && e.contains("text-embedding-3-small"),
+        "{e}"
+    );
+    let e = MiniLm::load_precision(&std::env::temp_dir().join("kerai-none"), Precision::Int8)
+        .err()
+        .expect("no model there");
+    assert!(e.to_string().contains("scripts/install-model.sh"), "{e}");
 }
 
 #[test]

@@ -2,7 +2,7 @@
 //! blocking thread, loaded once per process) or an OpenAI-compatible endpoint.
 
 use super::Endpoint;
-use kerai_core::retrieval::embed::{self, EmbeddingProvider, MiniLm, Settings};
+use kerai_core::retrieval::embed::{self, EmbeddingProvider, MiniLm, Precision, Settings};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio_postgres::Client;
@@ -15,21 +15,37 @@ pub enum Embedder {
     },
 }
 
-/// The local model, loaded on first use: a daemon embedding every cycle reads the 90 MB of
-/// weights once.
-static LOCAL: Mutex<Option<Arc<MiniLm>>> = Mutex::new(None);
+/// The local model's variants, loaded on first use: a daemon embedding every cycle reads the
+/// 90 MB of weights once.
+static LOCAL: Mutex<Vec<Arc<MiniLm>>> = Mutex::new(Vec::new());
 
-async fn local_model() -> Result<Arc<MiniLm>, String> {
-    if let Some(m) = LOCAL.lock().unwrap_or_else(|e| e.into_inner()).as_ref() {
-        return Ok(m.clone());
+/// The local model in the variant the `embedding_model` setting names.
+async fn local_model(model: &str) -> Result<Arc<MiniLm>, String> {
+    let precision = Precision::for_setting(model).map_err(|e| {
+        format!("{e} (SELECT kerai.configure_embeddings('local') chooses the default)")
+    })?;
+    let loaded = |p| {
+        LOCAL
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .iter()
+            .find(|m: &&Arc<MiniLm>| m.precision() == p)
+            .cloned()
+    };
+    if let Some(m) = loaded(precision) {
+        return Ok(m);
     }
     let dir = embed::model_dir();
-    let m = tokio::task::spawn_blocking(move || MiniLm::load(&dir))
+    let m = tokio::task::spawn_blocking(move || MiniLm::load_precision(&dir, precision))
         .await
         .map_err(|e| format!("loading the local model: {e}"))?
         .map_err(|e| format!("{e}"))?;
     let m = Arc::new(m);
-    *LOCAL.lock().unwrap_or_else(|e| e.into_inner()) = Some(m.clone());
+    let mut all = LOCAL.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(m) = all.iter().find(|m| m.precision() == precision) {
+        return Ok(m.clone());
+    }
+    all.push(m.clone());
     Ok(m)
 }
 
@@ -46,7 +62,7 @@ impl Embedder {
     pub async fn for_settings(s: &Settings) -> Result<Option<Embedder>, String> {
         Ok(Some(match s.provider.as_str() {
             "none" => return Ok(None),
-            "local" => Embedder::Local(local_model().await?),
+            "local" => Embedder::Local(local_model(&s.model).await?),
             "openai" => Embedder::Remote {
                 endpoint: Endpoint {
                     base_url: s.base_url.clone().ok_or(

@@ -5,12 +5,14 @@
 //! the CPU with candle: 384 dimensions, unit length, so cosine similarity is a dot product.
 //! The model files are installed by `scripts/install-model.sh` and found by [`model_dir`].
 
+mod bert_int8;
 mod error;
 mod minilm;
 mod pool;
 
 pub use error::EmbedError;
-pub use minilm::MiniLm;
+pub use kerai_kernels::has_vnni;
+pub use minilm::{MiniLm, Precision};
 pub use pool::{cosine, mean_pool_normalised};
 
 use std::path::PathBuf;
