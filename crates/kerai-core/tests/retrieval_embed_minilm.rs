@@ -234,6 +234,14 @@ fn missing_and_corrupt_models_say_what_to_do() {
         .expect("corrupt weights")
         .to_string();
     assert!(msg.contains("model.safetensors"), "{msg}");
+    let msg = MiniLm::load_precision(&dir, Precision::Int8)
+        .err()
+        .expect("corrupt weights, int8")
+        .to_string();
+    assert!(
+        msg.contains("model.safetensors") && msg.contains("make setup"),
+        "{msg}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -4,7 +4,7 @@
 //! exactly in `i32` and scaled back to `f32`.
 //!
 //! With AVX-512 VNNI one instruction multiplies and adds 64 byte pairs. Elsewhere portable
-//! code computes the same integers, so the results do not depend on the CPU (only slower).
+//! code computes the same integers (more slowly).
 
 use crate::vecmath;
 
@@ -71,10 +71,14 @@ pub fn has_vnni() -> bool {
 }
 
 impl QLinear {
+    /// The most inputs per output: the `i32` sums stay exact while 255 · 127 · k < 2³¹.
+    pub const MAX_INPUTS: usize = 66_000;
+
     /// From PyTorch's layout: `weight` is `[n × k]` row-major, `bias` has `n` values.
-    /// `k` must be a multiple of 4.
+    /// `k` must be a positive multiple of 4, at most [`QLinear::MAX_INPUTS`].
     pub fn new(weight: &[f32], bias: &[f32], n: usize, k: usize) -> QLinear {
-        assert!(k.is_multiple_of(4) && weight.len() == n * k && bias.len() == n);
+        assert!(k > 0 && k <= Self::MAX_INPUTS && k.is_multiple_of(4));
+        assert!(weight.len() == n * k && bias.len() == n);
         let n_pad = n.div_ceil(NR) * NR;
         let mut packed = vec![0i8; n_pad * k];
         let mut scale = vec![0f32; n_pad];
@@ -144,6 +148,7 @@ impl QLinear {
 
     /// Integer products of `r` rows of `a` (`[r × k]`) with one panel, into `acc[..r]`.
     fn kernel(&self, a: &[u8], r: usize, panel: &[i8], acc: &mut Block) {
+        assert!((1..=MR).contains(&r) && a.len() == r * self.k && panel.len() == self.k * NR);
         #[cfg(target_arch = "x86_64")]
         if self.vnni {
             // SAFETY: the CPU has AVX-512F and VNNI (checked in `new`); `a` holds `r` rows
@@ -191,7 +196,8 @@ mod vnni {
                 4 => rows::<4>(a, k, w, acc),
                 3 => rows::<3>(a, k, w, acc),
                 2 => rows::<2>(a, k, w, acc),
-                _ => rows::<1>(a, k, w, acc),
+                1 => rows::<1>(a, k, w, acc),
+                _ => unreachable!("1 to {MR} rows per kernel call, not {r}"),
             }
         }
     }
@@ -276,6 +282,32 @@ mod tests {
         let mut same = vec![0f32; m * n];
         portable.forward(&x, &mut rows, &mut same);
         assert_eq!(got, same, "the VNNI and portable kernels differ");
+    }
+
+    /// Every row count, the widest sums: VNNI and portable give the same integers.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn kernels_agree_at_the_extremes() {
+        if !has_vnni() {
+            return;
+        }
+        let k = 1536;
+        let panel: Vec<i8> = (0..k * NR)
+            .map(|i| if i % 3 == 0 { -127 } else { 127 })
+            .collect();
+        for fill in [255u8, 0, 1, 128] {
+            for rows in 1..=MR {
+                let a: Vec<u8> = (0..rows * k)
+                    .map(|i| if fill == 128 { (i % 256) as u8 } else { fill })
+                    .collect();
+                let mut want: Block = [[0; NR]; MR];
+                let mut got: Block = [[1; NR]; MR];
+                portable_kernel(&a, k, rows, &panel, &mut want);
+                // SAFETY: this CPU has VNNI; `a` holds rows × k bytes, `panel` k × NR.
+                unsafe { vnni::kernel(a.as_ptr(), k, rows, panel.as_ptr(), &mut got) };
+                assert_eq!(want[..rows], got[..rows], "{rows} rows of {fill}");
+            }
+        }
     }
 
     #[test]

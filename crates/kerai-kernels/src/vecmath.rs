@@ -96,7 +96,7 @@ fn min(x: &[f32]) -> f32 {
 }
 
 /// `e^x` for `x ≤ 88`, relative error below 2e-7 (Cephes' `expf`), in operations that
-/// vectorise; very negative `x` gives 0.
+/// vectorise; `x` below -87 gives `e^-87` (about 1.6e-38).
 #[inline(always)]
 pub fn exp(x: f32) -> f32 {
     // NaN becomes -87 (the comparisons are false for it), so n below is always finite.
@@ -182,8 +182,9 @@ multiversion! {
     pub fn quantise_row(x: &[f32], q: &mut [u8], out: &mut (f32, i32)) {
         let lo = min(x).min(0.0);
         let hi = max(x).max(0.0);
-        // A NaN or infinite activation (never seen in a sound model) gives a row of zeros
-        // rather than a panic.
+        // The weights are checked finite at load, so activations are too; were one not, the
+        // row would come out wrong (NaN is skipped by the range and quantised to 0), not
+        // crash.
         let s = if hi > lo && (hi - lo).is_finite() { (hi - lo) / 255.0 } else { 1.0 };
         let zero = (-lo / s + 0.5).floor().clamp(0.0, 255.0);
         let inv = 1.0 / s;

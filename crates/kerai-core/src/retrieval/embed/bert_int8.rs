@@ -4,7 +4,7 @@
 
 use super::EmbedError;
 use candle_core::Tensor;
-use candle_transformers::models::bert::Config;
+use candle_transformers::models::bert::{Config, HiddenAct};
 use kerai_kernels::vecmath::{self, add_into};
 use kerai_kernels::{QLinear, QuantRows};
 use std::collections::HashMap;
@@ -72,6 +72,12 @@ fn take(
         .and_then(|x| x.to_dtype(candle_core::DType::F32))
         .and_then(|x| x.to_vec1::<f32>())
         .map_err(|e| EmbedError::corrupt(path, format!("the tensor {name}: {e}")))?;
+    if v.iter().any(|x| !x.is_finite()) {
+        return Err(EmbedError::corrupt(
+            path,
+            format!("the tensor {name} holds values that are not finite numbers"),
+        ));
+    }
     if v.len() != len {
         return Err(EmbedError::corrupt(
             path,
@@ -92,10 +98,19 @@ impl BertInt8 {
         path: &Path,
     ) -> Result<Self, EmbedError> {
         let (h, inter) = (c.hidden_size, c.intermediate_size);
-        if h % c.num_attention_heads != 0 || h % 4 != 0 || inter % 4 != 0 {
+        let config = path.with_file_name("config.json");
+        if c.num_attention_heads == 0
+            || h % c.num_attention_heads != 0
+            || h % 4 != 0
+            || inter % 4 != 0
+            || c.type_vocab_size == 0
+        {
+            return Err(EmbedError::corrupt(&config, "unsupported BERT sizes"));
+        }
+        if c.hidden_act != HiddenAct::Gelu {
             return Err(EmbedError::corrupt(
-                path,
-                "unsupported BERT sizes in config.json",
+                &config,
+                "the int8 model runs hidden_act \"gelu\" only; use the float32 model",
             ));
         }
         let eps = c.layer_norm_eps as f32;
@@ -162,6 +177,9 @@ impl BertInt8 {
     pub fn embed_ids(&self, ids: &[u32], s: &mut Scratch) -> Result<Vec<f32>, EmbedError> {
         let h = self.hidden;
         let seq = ids.len();
+        if seq == 0 {
+            return Ok(vec![0.0; h]);
+        }
         if seq > self.max_positions {
             return Err(EmbedError::Model(format!(
                 "{seq} tokens, the model reads at most {}",
@@ -198,7 +216,15 @@ impl BertInt8 {
             add_into(&mut s.h, &s.tmp);
             l.norm2.apply(&mut s.h);
         }
-        Ok(super::mean_pool_normalised(&s.h, &vec![1; seq], h))
+        let mut mean = vec![0f32; h];
+        for row in s.h.chunks_exact(h) {
+            add_into(&mut mean, row);
+        }
+        let norm = mean.iter().map(|v| v * v).sum::<f32>().sqrt();
+        if norm > 0.0 {
+            mean.iter_mut().for_each(|v| *v /= norm);
+        }
+        Ok(mean)
     }
 
     /// Self-attention of every head over `s.qkv` (`[seq × 3h]`), into `s.ctx` (`[seq × h]`).

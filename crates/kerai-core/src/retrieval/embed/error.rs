@@ -35,13 +35,13 @@ impl fmt::Display for EmbedError {
         match self {
             EmbedError::MissingModel { path } => write!(
                 f,
-                "embedding model file not found: {} (run scripts/install-model.sh, or set \
+                "embedding model file not found: {} (run `make setup` or scripts/install-model.sh, or set \
                  KERAI_MODEL_DIR to a directory holding model.safetensors, tokenizer.json and config.json)",
                 path.display()
             ),
             EmbedError::Corrupt(e) => write!(
                 f,
-                "{e}; reinstall the model with scripts/install-model.sh"
+                "{e}; reinstall the model with `make setup` or scripts/install-model.sh"
             ),
             EmbedError::Model(detail) => write!(f, "embedding failed: {detail}"),
         }

@@ -221,7 +221,16 @@ impl MiniLm {
             .clamp(1, enc.len().max(1));
         let next = AtomicUsize::new(0);
         let stop = AtomicBool::new(false);
+        // Whichever thread ends first, by an error, a panic or a cancel, stops the others
+        // after their current text (a thread that ends normally found the queue empty).
+        struct StopOnDrop<'a>(&'a AtomicBool);
+        impl Drop for StopOnDrop<'_> {
+            fn drop(&mut self) {
+                self.0.store(true, Ordering::Relaxed);
+            }
+        }
         let work = |main: bool| -> Result<Vec<(usize, Vec<f32>)>, EmbedError> {
+            let _stop_others = StopOnDrop(&stop);
             let mut scratch = Scratch::default();
             let mut out = Vec::new();
             while !stop.load(Ordering::Relaxed) {
@@ -231,36 +240,26 @@ impl MiniLm {
                 let Some(&i) = order.get(next.fetch_add(1, Ordering::Relaxed)) else {
                     break;
                 };
-                match bert.embed_ids(enc[i].get_ids(), &mut scratch) {
-                    Ok(v) => out.push((i, v)),
-                    Err(e) => {
-                        stop.store(true, Ordering::Relaxed);
-                        return Err(e);
-                    }
-                }
+                out.push((i, bert.embed_ids(enc[i].get_ids(), &mut scratch)?));
             }
             Ok(out)
         };
-        struct StopOnDrop<'a>(&'a AtomicBool);
-        impl Drop for StopOnDrop<'_> {
-            fn drop(&mut self) {
-                self.0.store(true, Ordering::Relaxed);
-            }
-        }
         let mut out = vec![Vec::new(); enc.len()];
         std::thread::scope(|scope| {
-            let helpers: Vec<_> = (1..threads)
-                .map(|_| {
-                    scope.spawn(|| {
-                        block_signals();
-                        work(false)
+            // Helpers start with the signals blocked (they inherit this thread's mask, which
+            // is restored right after), so a Postgres backend's signal handlers only ever run
+            // on its own thread. A helper the system refuses is simply not there.
+            let helpers: Vec<_> = with_signals_blocked(|| {
+                (1..threads)
+                    .filter_map(|_| {
+                        std::thread::Builder::new()
+                            .name("kerai-embed".into())
+                            .spawn_scoped(scope, || work(false))
+                            .ok()
                     })
-                })
-                .collect();
-            let guard = StopOnDrop(&stop);
-            let mine = work(true);
-            drop(guard);
-            let mut parts = vec![mine];
+                    .collect()
+            });
+            let mut parts = vec![work(true)];
             for h in helpers {
                 parts.push(h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)));
             }
@@ -274,17 +273,30 @@ impl MiniLm {
     }
 }
 
-/// Signals for the process (a Postgres backend's cancel, for one) go to the thread that
-/// started the work, never to a helper thread.
-fn block_signals() {
+/// Runs `f` with every asynchronous signal blocked on this thread, then restores the mask.
+/// The synchronous ones (SIGSEGV, SIGBUS, SIGFPE, SIGILL) stay unblocked.
+fn with_signals_blocked<T>(f: impl FnOnce() -> T) -> T {
     #[cfg(unix)]
-    // SAFETY: sigfillset fills the set it is given; pthread_sigmask changes only this
-    // thread's mask.
-    unsafe {
-        let mut all: libc::sigset_t = std::mem::zeroed();
-        libc::sigfillset(&mut all);
-        libc::pthread_sigmask(libc::SIG_BLOCK, &all, std::ptr::null_mut());
+    {
+        // SAFETY: the sets are initialised by sigfillset/sigdelset before use;
+        // pthread_sigmask changes only this thread's mask, and the old mask is restored.
+        unsafe {
+            let mut block: libc::sigset_t = std::mem::zeroed();
+            let mut old: libc::sigset_t = std::mem::zeroed();
+            libc::sigfillset(&mut block);
+            for sig in [libc::SIGSEGV, libc::SIGBUS, libc::SIGFPE, libc::SIGILL] {
+                libc::sigdelset(&mut block, sig);
+            }
+            if libc::pthread_sigmask(libc::SIG_BLOCK, &block, &mut old) != 0 {
+                return f();
+            }
+            let result = f();
+            libc::pthread_sigmask(libc::SIG_SETMASK, &old, std::ptr::null_mut());
+            result
+        }
     }
+    #[cfg(not(unix))]
+    f()
 }
 
 impl EmbeddingProvider for MiniLm {
