@@ -31,6 +31,9 @@ fn local_model(func: &str, cfg: &embed::Settings) -> Arc<MiniLm> {
     if let Some(m) = loaded.iter().find(|m| m.precision() == precision) {
         return m.clone();
     }
+    if let Some(w) = precision.cpu_warning() {
+        pgrx::warning!("{func}: {w}");
+    }
     let dir = embed::model_dir();
     match MiniLm::load_precision(&dir, precision) {
         Ok(mut m) => {

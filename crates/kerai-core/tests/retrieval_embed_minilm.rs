@@ -142,6 +142,14 @@ fn variants_are_named_apart() {
         Precision::for_setting("sentence-transformers/all-MiniLM-L6-v2:int8"),
         Ok(Precision::Int8)
     );
+    assert_eq!(Precision::Float32.cpu_warning(), None);
+    match Precision::Int8.cpu_warning() {
+        None => assert!(kerai_core::retrieval::embed::has_vnni()),
+        Some(w) => assert!(
+            w.contains("VNNI") && w.contains("configure_embeddings"),
+            "{w}"
+        ),
+    }
     let e = Precision::for_setting("text-embedding-3-small").unwrap_err();
     assert!(
         e.contains(":int8") && e.contains("text-embedding-3-small"),

@@ -35,6 +35,9 @@ async fn local_model(model: &str) -> Result<Arc<MiniLm>, String> {
     if let Some(m) = loaded(precision) {
         return Ok(m);
     }
+    if let Some(w) = precision.cpu_warning() {
+        eprintln!("kerai: warning: {w}");
+    }
     let dir = embed::model_dir();
     let m = tokio::task::spawn_blocking(move || MiniLm::load_precision(&dir, precision))
         .await

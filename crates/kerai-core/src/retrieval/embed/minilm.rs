@@ -34,6 +34,20 @@ impl Precision {
         }
     }
 
+    /// A warning for running this variant on this CPU, if there is one: the int8 variant
+    /// without AVX-512 VNNI runs portable code, far slower than float32.
+    pub fn cpu_warning(self) -> Option<String> {
+        (self == Precision::Int8 && !kerai_kernels::has_vnni()).then(|| {
+            format!(
+                "this CPU has no AVX-512 VNNI, so the int8 model ({}) runs portable code, \
+                 far slower than the float32 one; choose it with \
+                 SELECT kerai.configure_embeddings('local', '{}')",
+                MiniLm::MODEL_NAME_INT8,
+                MiniLm::MODEL_NAME
+            )
+        })
+    }
+
     /// The variant a model name stands for, if it is one of the local model's.
     pub fn from_model_name(name: &str) -> Option<Precision> {
         [Precision::Float32, Precision::Int8]
