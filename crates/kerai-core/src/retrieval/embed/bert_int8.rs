@@ -2,7 +2,7 @@
 //! attention, GELU and layer norms stay in `f32`. One text at a time, without padding:
 //! callers run several texts on several threads.
 
-use super::EmbedError;
+use super::{mean_pool_normalised, EmbedError};
 use candle_core::Tensor;
 use candle_transformers::models::bert::{Config, HiddenAct};
 use kerai_kernels::vecmath::{self, add_into};
@@ -216,15 +216,8 @@ impl BertInt8 {
             add_into(&mut s.h, &s.tmp);
             l.norm2.apply(&mut s.h);
         }
-        let mut mean = vec![0f32; h];
-        for row in s.h.chunks_exact(h) {
-            add_into(&mut mean, row);
-        }
-        let norm = mean.iter().map(|v| v * v).sum::<f32>().sqrt();
-        if norm > 0.0 {
-            mean.iter_mut().for_each(|v| *v /= norm);
-        }
-        Ok(mean)
+        // Every token counts: there is no padding.
+        Ok(mean_pool_normalised(&s.h, &vec![1; seq], h))
     }
 
     /// Self-attention of every head over `s.qkv` (`[seq × 3h]`), into `s.ctx` (`[seq × h]`).
