@@ -16,7 +16,9 @@ use std::time::{Duration, Instant};
 use kerai_core::facts::entities;
 use kerai_core::markdown::NodeKind;
 use kerai_core::retrieval::chunk::{approx_token_count, chunk_document, ChunkInput, ChunkOptions};
-use kerai_core::retrieval::embed::{cosine, EmbeddingProvider, MiniLm, Precision};
+use kerai_core::retrieval::embed::{
+    cosine, model_dir, EmbeddingProvider, Kernel, MiniLm, Precision,
+};
 use kerai_core::shared_data::shared_path;
 use serde_json::Value;
 
@@ -140,12 +142,19 @@ fn main() {
         return;
     }
     compare_int8(&m, &int8, "int8, short: SciFact claims", &queries);
-    compare_int8(
-        &m,
-        &int8,
-        "int8, long: SciFact abstracts",
-        &scifact_corpus(128),
-    );
+    let abstracts = scifact_corpus(128);
+    compare_int8(&m, &int8, "int8, long: SciFact abstracts", &abstracts);
+    // The slower integer kernels this CPU also runs, on the same texts (same integers).
+    for kernel in [Kernel::Avx2, Kernel::Portable] {
+        if kernel == Kernel::best() || !kernel.available() {
+            continue;
+        }
+        let mut forced = MiniLm::load_precision(&model_dir(), Precision::Int8).unwrap();
+        assert!(forced.force_int8_kernel(kernel));
+        let n = if kernel == Kernel::Portable { 8 } else { 128 };
+        let label = format!("int8 {kernel:?} kernel: abstracts");
+        compare_int8(&m, &forced, &label, &abstracts[..n]);
+    }
     if std::env::var_os("KERAI_BENCH_INT8_ONLY").is_some() {
         return;
     }

@@ -8,7 +8,7 @@ use kerai_core::retrieval::chunk::{
     blocks_from_markdown, chunk_document, ChunkOptions, ChunkStrategy,
 };
 use kerai_core::retrieval::embed::{
-    cosine, model_dir, EmbedError, EmbeddingProvider, MiniLm, Precision,
+    cosine, model_dir, EmbedError, EmbeddingProvider, Kernel, MiniLm, Precision,
 };
 use serde_json::Value;
 use std::path::PathBuf;
@@ -132,6 +132,28 @@ fn int8_variant_agrees_with_the_reference() {
     assert!(m.embed_batch(&[]).expect("empty batch").is_empty());
 }
 
+/// The integer kernels give the same sums, so every kernel this CPU runs gives the same
+/// vectors, bit for bit.
+#[test]
+fn every_int8_kernel_gives_the_same_vectors() {
+    let texts = [
+        "Lymphocytes regulate the immune response.",
+        "short",
+        "a b c d e f g",
+    ];
+    let want = int8_model().embed_batch(&texts).expect("embed");
+    for kernel in [Kernel::Vnni, Kernel::Avx2, Kernel::Portable] {
+        let mut m = MiniLm::load_precision(&model_dir(), Precision::Int8).expect("load");
+        if !m.force_int8_kernel(kernel) {
+            println!("this CPU has no {kernel:?} kernel");
+            continue;
+        }
+        assert_eq!(m.embed_batch(&texts).expect("embed"), want, "{kernel:?}");
+    }
+    let mut float = MiniLm::load_precision(&model_dir(), Precision::Float32).expect("load");
+    assert!(!float.force_int8_kernel(Kernel::Portable));
+}
+
 #[test]
 fn variants_are_named_apart() {
     assert_eq!(
@@ -144,7 +166,10 @@ fn variants_are_named_apart() {
     );
     assert_eq!(Precision::Float32.cpu_warning(), None);
     match Precision::Int8.cpu_warning() {
-        None => assert!(kerai_core::retrieval::embed::has_vnni()),
+        None => assert_ne!(
+            kerai_core::retrieval::embed::Kernel::best(),
+            kerai_core::retrieval::embed::Kernel::Portable
+        ),
         Some(w) => assert!(
             w.contains("VNNI") && w.contains("configure_embeddings"),
             "{w}"

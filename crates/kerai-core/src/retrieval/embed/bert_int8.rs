@@ -6,7 +6,7 @@ use super::{mean_pool_normalised, EmbedError};
 use candle_core::Tensor;
 use candle_transformers::models::bert::{Config, HiddenAct};
 use kerai_kernels::vecmath::{self, add_into};
-use kerai_kernels::{QLinear, QuantRows};
+use kerai_kernels::{Kernel, QLinear, QuantRows};
 use std::collections::HashMap;
 use std::path::Path;
 
@@ -170,6 +170,16 @@ impl BertInt8 {
             hidden: h,
             heads: c.num_attention_heads,
             max_positions: c.max_position_embeddings,
+        })
+    }
+
+    /// Run every linear layer on `kernel` (to compare kernels on one CPU), or return false
+    /// when this CPU cannot.
+    pub fn force_kernel(&mut self, kernel: Kernel) -> bool {
+        self.layers.iter_mut().all(|l| {
+            [&mut l.qkv, &mut l.out, &mut l.up, &mut l.down]
+                .into_iter()
+                .all(|q| q.force_kernel(kernel))
         })
     }
 

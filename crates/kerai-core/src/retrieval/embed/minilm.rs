@@ -34,13 +34,14 @@ impl Precision {
         }
     }
 
-    /// A warning for running this variant on this CPU, if there is one: the int8 variant
-    /// without AVX-512 VNNI runs portable code, far slower than float32.
+    /// A warning for running this variant on this CPU, if there is one: the int8 variant on
+    /// a CPU with neither AVX-512 VNNI nor AVX2 runs portable code, far slower than float32.
     pub fn cpu_warning(self) -> Option<String> {
-        (self == Precision::Int8 && !kerai_kernels::has_vnni()).then(|| {
+        let portable = kerai_kernels::Kernel::best() == kerai_kernels::Kernel::Portable;
+        (self == Precision::Int8 && portable).then(|| {
             format!(
-                "this CPU has no AVX-512 VNNI, so the int8 model ({}) runs portable code, \
-                 far slower than the float32 one; choose it with \
+                "this CPU has neither AVX-512 VNNI nor AVX2, so the int8 model ({}) runs \
+                 portable code, far slower than the float32 one; choose it with \
                  SELECT kerai.configure_embeddings('local', '{}')",
                 MiniLm::MODEL_NAME_INT8,
                 MiniLm::MODEL_NAME
@@ -166,6 +167,16 @@ impl MiniLm {
     /// Load the float32 model from [`super::model_dir`].
     pub fn load_default() -> Result<Self, EmbedError> {
         Self::load(&super::model_dir())
+    }
+
+    /// Run the int8 variant's linear layers on `kernel` instead of the fastest this CPU has
+    /// (to compare kernels in one run). False for the float32 variant, or when this CPU
+    /// cannot run `kernel`.
+    pub fn force_int8_kernel(&mut self, kernel: kerai_kernels::Kernel) -> bool {
+        match &mut self.engine {
+            Engine::Int8(bert) => bert.force_kernel(kernel),
+            Engine::Float32(_) => false,
+        }
     }
 
     /// The variant loaded.
