@@ -312,7 +312,8 @@ COMMENT ON FUNCTION kerai.configure_chat(text, text, text) IS
 
 COMMENT ON FUNCTION kerai.search(text, integer, jsonb) IS
     'Hybrid search over the chunks the caller may read: full text (an IDF-weighted sum of `ts_rank` per query '
-    'lexeme, candidates selected by the rarest lexemes within `search_fts_budget`) and vectors (HNSW, cosine), '
+    'lexeme, candidates selected by the rarest lexemes within `search_fts_budget`, or, when even the rarest is over '
+    'it, by the rarest together with one of the next rarest) and vectors (HNSW, cosine), '
     'each over its best `search_candidates` (at least 2 x `k`) chunks, fused by reciprocal rank: score = sum of 1 / '
     '(`search_rrf_k` + rank). The same text (chunks with one content hash, as on two URLs of one page) is '
     'returned once, at its best rank. Returns the best `k` (default 10) as rows `(chunk_id, content, score, fts_rank, '

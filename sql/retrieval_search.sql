@@ -24,9 +24,14 @@ $$;
 -- the first ANALYZE, or for a caller who may not read the statistics, every lexeme weighs 1.
 -- `candidate` marks the rarest lexemes whose estimated matches stay within
 -- `search_fts_budget` rows together (the rarest one always): only they select candidate chunks,
--- all of them score.
+-- all of them score. When the rarest lexeme alone matches more than the budget (a query of
+-- common words in a large corpus), a candidate must hold it and one of the next rarest too:
+-- the rarest is `required`, and the next rarest are candidates while the chunks holding the
+-- rarest and any of them, estimated as if words were independent, stay within the budget (the
+-- second rarest always). Chunks holding two query words outrank almost all that hold one, and
+-- kerai.search falls back to the rarest alone when too few chunks hold two.
 CREATE FUNCTION kerai._fts_terms(query text)
-RETURNS TABLE (lexeme text, idf float8, df float8, candidate boolean)
+RETURNS TABLE (lexeme text, idf float8, df float8, candidate boolean, required boolean)
 LANGUAGE sql STABLE AS $$
     WITH q AS (
         SELECT array_agg(t.lexeme) AS lexemes FROM unnest(to_tsvector('english', query)) t
@@ -36,18 +41,39 @@ LANGUAGE sql STABLE AS $$
                                    WHERE i.inhparent = c.oid), 0))::float8 AS n
           FROM pg_class c WHERE c.oid = 'kerai.chunks'::regclass
     ), w AS (
-        SELECT x.lexeme, n.n * x.freq AS df,
+        SELECT x.lexeme, n.n AS n, n.n * x.freq AS df,
                CASE WHEN x.freq IS NULL OR n.n < 1 THEN 1.0
                     ELSE ln(1 + (n.n - n.n * x.freq + 0.5) / (n.n * x.freq + 0.5)) END AS idf
           FROM q CROSS JOIN n
           CROSS JOIN LATERAL unnest(q.lexemes, kerai._lexeme_frequencies('kerai.chunks'::regclass, 'fts', q.lexemes))
                      AS x(lexeme, freq)
+    ), f AS (
+        SELECT w.*, first_value(w.lexeme) OVER rarest AS lex1, first_value(w.df) OVER rarest AS df1,
+               (kerai.setting('search_fts_budget') #>> '{}')::float8 AS budget
+          FROM w
+        WINDOW rarest AS (ORDER BY w.df NULLS FIRST, w.lexeme)
+    ), p AS (
+        -- A hyphenated word brings its parts ("N-terminal": n-termin, n, termin), which every
+        -- chunk holding it holds too: they are not a second word.
+        SELECT f.*, f.lexeme <> f.lex1 AND f.lex1 LIKE '%-%'
+                    AND f.lexeme = ANY (tsvector_to_array(to_tsvector('english', replace(f.lex1, '-', ' ')))) AS part
+          FROM f
+    ), r AS (
+        SELECT p.*, row_number() OVER rarest AS i, coalesce(sum(p.df) OVER rarest, 0) AS cum,
+               row_number() OVER others AS j, coalesce(sum(p.df) OVER others, 0) AS cum_others,
+               count(*) FILTER (WHERE p.lexeme <> p.lex1 AND NOT p.part) OVER () AS other_words
+          FROM p
+        WINDOW rarest AS (ORDER BY p.df NULLS FIRST, p.lexeme ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW),
+               others AS (PARTITION BY p.lexeme = p.lex1 OR p.part
+                          ORDER BY p.df NULLS FIRST, p.lexeme ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)
+    ), m AS (
+        SELECT r.*, coalesce(r.df1 > r.budget, false) AND r.other_words > 0 AS pairs, r.lexeme = r.lex1 OR r.part AS own FROM r
     )
-    SELECT w.lexeme, w.idf, w.df,
-           coalesce(sum(w.df) OVER rarest, 0) <= (kerai.setting('search_fts_budget') #>> '{}')::float8
-               OR row_number() OVER rarest = 1
-      FROM w
-    WINDOW rarest AS (ORDER BY w.df NULLS FIRST, w.lexeme ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)
+    SELECT m.lexeme, m.idf, m.df,
+           CASE WHEN m.pairs THEN m.i = 1 OR (NOT m.own AND (m.j = 1 OR m.df1 * m.cum_others / greatest(m.n, 1) <= m.budget))
+                ELSE m.cum <= m.budget OR m.i = 1 END,
+           m.pairs AND m.i = 1
+      FROM m
 $$;
 
 -- The WHERE clause (on chunks c) of search filters; errors name a bad filter.
@@ -130,6 +156,8 @@ DECLARE
     n integer;
     qv vector;
     tsq tsquery;
+    rarest tsquery;
+    fts_ids uuid[];
     term_lexemes text[];
     term_idfs float8[];
     where_sql text;
@@ -155,22 +183,43 @@ BEGIN
         END IF;
     END IF;
     IF mode IN ('hybrid', 'fts') THEN
-        SELECT string_agg(quote_literal(t.lexeme), ' | ') FILTER (WHERE t.candidate)::tsquery,
+        SELECT CASE WHEN bool_or(t.required)
+                    THEN string_agg(quote_literal(t.lexeme), '') FILTER (WHERE t.required) || ' & ('
+                         || string_agg(quote_literal(t.lexeme), ' | ') FILTER (WHERE t.candidate AND NOT t.required) || ')'
+                    ELSE string_agg(quote_literal(t.lexeme), ' | ') FILTER (WHERE t.candidate) END::tsquery,
+               string_agg(quote_literal(t.lexeme), '') FILTER (WHERE t.required)::tsquery,
                array_agg(t.lexeme), array_agg(t.idf)
-          INTO tsq, term_lexemes, term_idfs
+          INTO tsq, rarest, term_lexemes, term_idfs
           FROM kerai._fts_terms(query) t;
+        -- The full-text half's candidates, best first.
+        IF tsq IS NOT NULL THEN
+            EXECUTE format($q$
+                SELECT array_agg(x.id ORDER BY x.r DESC, x.id) FROM (
+                    SELECT c.id, kerai._fts_score(c.fts, $2, $3) AS r
+                      FROM kerai.chunks c
+                     WHERE c.fts @@ $1 AND %s
+                     ORDER BY 2 DESC, c.id
+                     LIMIT $4) x $q$, where_sql)
+              INTO fts_ids USING tsq, term_lexemes, term_idfs, n;
+            -- Too few chunks hold two of the words: rank those holding the rarest.
+            IF rarest IS NOT NULL AND coalesce(cardinality(fts_ids), 0) < n THEN
+                EXECUTE format($q$
+                    SELECT array_agg(x.id ORDER BY x.r DESC, x.id) FROM (
+                        SELECT c.id, kerai._fts_score(c.fts, $2, $3) AS r
+                          FROM kerai.chunks c
+                         WHERE c.fts @@ $1 AND %s
+                         ORDER BY 2 DESC, c.id
+                         LIMIT $4) x $q$, where_sql)
+                  INTO fts_ids USING rarest, term_lexemes, term_idfs, n;
+            END IF;
+        END IF;
     END IF;
     -- Filtered HNSW scans keep looking until they have enough rows.
     PERFORM set_config('hnsw.iterative_scan', 'relaxed_order', true);
     PERFORM set_config('hnsw.ef_search', least(1000, greatest(40, n))::text, true);
     RETURN QUERY EXECUTE format($q$
         WITH fts AS (
-            SELECT x.id, row_number() OVER (ORDER BY x.r DESC, x.id) AS r FROM (
-                SELECT c.id, kerai._fts_score(c.fts, $6, $7) AS r
-                  FROM kerai.chunks c
-                 WHERE $1 IS NOT NULL AND c.fts @@ $1 AND %1$s
-                 ORDER BY 2 DESC, c.id
-                 LIMIT $3) x
+            SELECT u.id, u.r FROM unnest($1::uuid[]) WITH ORDINALITY AS u(id, r)
         ), vec AS (
             SELECT x.id, row_number() OVER (ORDER BY x.d, x.id) AS r FROM (
                 SELECT e.chunk_id AS id, (e.embedding::vector(%2$s)) <=> $2 AS d
@@ -195,7 +244,7 @@ BEGIN
                  ORDER BY c.content_hash, fu.s DESC, c.id) d
          ORDER BY d.s DESC, d.id
          LIMIT $5 $q$, where_sql, dims, model)
-    USING tsq, qv, n, rrf_k, k, term_lexemes, term_idfs;
+    USING fts_ids, qv, n, rrf_k, k;
 END
 $$;
 

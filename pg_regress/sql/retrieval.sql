@@ -215,6 +215,23 @@ SELECT f[1] > f[2] AS listed_lexeme_more_frequent, f[2] > 0 AS unlisted_lexeme_r
 SELECT count(*) AS lexemes, count(df) AS with_df,
        max(idf) FILTER (WHERE lexeme = 'absentword') > max(idf) FILTER (WHERE lexeme = 'lab') AS rare_weighs_more
   FROM kerai._fts_terms('lab absentword');
+-- When the rarest word alone matches more than search_fts_budget chunks, a candidate must
+-- hold it and one of the next rarest (a hyphenated word's parts do not count); when too few
+-- chunks hold two, those holding the rarest are ranked.
+SELECT (kerai.chunk_document(kerai.parse_markdown(t, jsonb_build_object('source_url', u)))->>'chunks')::integer AS chunks
+  FROM (VALUES ('The zebrafish aquarium is cleaned on Mondays by the N-terminal team.', 'https://intranet.example.org/fish/1'),
+               ('The zebrafish aquarium is refilled on Tuesdays by the N-terminal team.', 'https://intranet.example.org/fish/2'),
+               ('Procurement forms for terminal N go to the finance office before Mondays.', 'https://intranet.example.org/forms/1'),
+               ('Procurement forms go to the finance office after Tuesdays.', 'https://intranet.example.org/forms/2')) x(t, u);
+ANALYZE kerai.chunks;
+SELECT kerai.set_setting('search_fts_budget', '1') IS NOT NULL AS budget_of_one;
+SELECT lexeme, round(df) AS df, candidate, required FROM kerai._fts_terms('zebrafish aquarium') ORDER BY df, lexeme;
+SELECT lexeme, round(df) AS df, candidate, required FROM kerai._fts_terms('N-terminal') ORDER BY df, lexeme;
+SELECT lexeme, round(df) AS df, candidate, required FROM kerai._fts_terms('N-terminal procurement') ORDER BY df, lexeme;
+SELECT content FROM kerai.search('zebrafish aquarium', 5, '{"mode": "fts"}') ORDER BY content;
+SELECT content FROM kerai.search('N-terminal procurement', 5, '{"mode": "fts"}') ORDER BY content;
+SELECT kerai.reset_setting('search_fts_budget') IS NOT NULL AS budget_reset;
+SELECT content FROM kerai.search('N-terminal procurement', 5, '{"mode": "fts"}') ORDER BY content;
 
 -- The local model's two variants: int8 (the default) and float32 (the reference). Each has its
 -- own name and index; switching sends every chunk back to be embedded; the same text's vectors
