@@ -5,15 +5,15 @@
 
 use crate::errors::{invalid, raise, OrRaise};
 use crate::http;
-use kerai_core::retrieval::embed::{self, EmbeddingProvider, MiniLm, Precision};
+use kerai_core::retrieval::embed::{self, EmbeddingProvider, LoadedModels, MiniLm, Precision};
 use kerai_core::retrieval::openai;
 use pgrx::prelude::*;
 use pgrx::JsonB;
 use serde_json::Value;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
-/// The local model's variants loaded in this backend (at most two).
-static LOCAL: Mutex<Vec<Arc<MiniLm>>> = Mutex::new(Vec::new());
+/// The local model's variants loaded in this backend.
+static LOCAL: LoadedModels = LoadedModels::new();
 
 /// Word pieces per model run inside the database (the fetcher runs 1,024).
 const IN_DATABASE_BATCH_TOKENS: usize = 256;
@@ -27,9 +27,8 @@ fn local_model(func: &str, cfg: &embed::Settings) -> Arc<MiniLm> {
             "SELECT kerai.configure_embeddings('local') chooses the default",
         )
     });
-    let mut loaded = LOCAL.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(m) = loaded.iter().find(|m| m.precision() == precision) {
-        return m.clone();
+    if let Some(m) = LOCAL.get(precision) {
+        return m;
     }
     if let Some(w) = precision.cpu_warning() {
         pgrx::warning!("{func}: {w}");
@@ -41,9 +40,7 @@ fn local_model(func: &str, cfg: &embed::Settings) -> Arc<MiniLm> {
             // must take well under a second on a slow server. (The int8 variant runs one
             // text per core and sees a cancel between texts.)
             m.set_max_batch_tokens(IN_DATABASE_BATCH_TOKENS);
-            let m = Arc::new(m);
-            loaded.push(m.clone());
-            m
+            LOCAL.keep(m)
         }
         Err(e) => raise(
             PgSqlErrorCode::ERRCODE_UNDEFINED_FILE,

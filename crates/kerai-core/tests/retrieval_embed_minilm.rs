@@ -8,7 +8,7 @@ use kerai_core::retrieval::chunk::{
     blocks_from_markdown, chunk_document, ChunkOptions, ChunkStrategy,
 };
 use kerai_core::retrieval::embed::{
-    cosine, model_dir, EmbedError, EmbeddingProvider, Kernel, MiniLm, Precision,
+    cosine, model_dir, EmbedError, EmbeddingProvider, Kernel, LoadedModels, MiniLm, Precision,
 };
 use serde_json::Value;
 use std::path::PathBuf;
@@ -152,6 +152,24 @@ fn every_int8_kernel_gives_the_same_vectors() {
     }
     let mut float = MiniLm::load_precision(&model_dir(), Precision::Float32).expect("load");
     assert!(!float.force_int8_kernel(Kernel::Portable));
+}
+
+/// A process keeps one model per variant: a second load of the same variant gives way to the
+/// first.
+#[test]
+fn loaded_models_keep_one_per_variant() {
+    let cache = LoadedModels::new();
+    assert!(cache.get(Precision::Int8).is_none());
+    let load = |p| MiniLm::load_precision(&model_dir(), p).expect("load");
+    let first = cache.keep(load(Precision::Int8));
+    let second = cache.keep(load(Precision::Int8));
+    assert!(std::sync::Arc::ptr_eq(&first, &second));
+    let float = cache.keep(load(Precision::Float32));
+    assert_eq!(float.precision(), Precision::Float32);
+    assert!(std::sync::Arc::ptr_eq(
+        &cache.get(Precision::Int8).unwrap(),
+        &first
+    ));
 }
 
 #[test]

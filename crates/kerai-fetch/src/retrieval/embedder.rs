@@ -2,8 +2,10 @@
 //! blocking thread, loaded once per process) or an OpenAI-compatible endpoint.
 
 use super::Endpoint;
-use kerai_core::retrieval::embed::{self, EmbeddingProvider, MiniLm, Precision, Settings};
-use std::sync::{Arc, Mutex};
+use kerai_core::retrieval::embed::{
+    self, EmbeddingProvider, LoadedModels, MiniLm, Precision, Settings,
+};
+use std::sync::Arc;
 use std::time::Duration;
 use tokio_postgres::Client;
 
@@ -17,22 +19,14 @@ pub enum Embedder {
 
 /// The local model's variants, loaded on first use: a daemon embedding every cycle reads the
 /// 90 MB of weights once.
-static LOCAL: Mutex<Vec<Arc<MiniLm>>> = Mutex::new(Vec::new());
+static LOCAL: LoadedModels = LoadedModels::new();
 
 /// The local model in the variant the `embedding_model` setting names.
 async fn local_model(model: &str) -> Result<Arc<MiniLm>, String> {
     let precision = Precision::for_setting(model).map_err(|e| {
         format!("{e} (SELECT kerai.configure_embeddings('local') chooses the default)")
     })?;
-    let loaded = |p| {
-        LOCAL
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .iter()
-            .find(|m: &&Arc<MiniLm>| m.precision() == p)
-            .cloned()
-    };
-    if let Some(m) = loaded(precision) {
+    if let Some(m) = LOCAL.get(precision) {
         return Ok(m);
     }
     if let Some(w) = precision.cpu_warning() {
@@ -43,13 +37,7 @@ async fn local_model(model: &str) -> Result<Arc<MiniLm>, String> {
         .await
         .map_err(|e| format!("loading the local model: {e}"))?
         .map_err(|e| format!("{e}"))?;
-    let m = Arc::new(m);
-    let mut all = LOCAL.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(m) = all.iter().find(|m| m.precision() == precision) {
-        return Ok(m.clone());
-    }
-    all.push(m.clone());
-    Ok(m)
+    Ok(LOCAL.keep(m))
 }
 
 /// The embedding settings stored in the database.

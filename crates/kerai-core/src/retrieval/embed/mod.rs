@@ -7,11 +7,13 @@
 
 mod bert_int8;
 mod error;
+mod loaded;
 mod minilm;
 mod pool;
 
 pub use error::EmbedError;
 pub use kerai_kernels::{has_vnni, Kernel};
+pub use loaded::LoadedModels;
 pub use minilm::{MiniLm, Precision};
 pub use pool::{cosine, mean_pool_normalised};
 
