@@ -160,3 +160,27 @@ fn headings_between_prose_and_references_are_kept() {
     );
     assert!(!md.contains("Search the site"), "the header stays out");
 }
+
+/// The answers of an FAQ sit in collapsed accordion panels (hidden until clicked): they are
+/// the page's text. An element hidden for other reasons stays out.
+#[test]
+fn collapsed_accordion_and_tab_panels_are_content() {
+    let answer =
+        "Backups run every night at two and are kept for ninety days in a second data centre, \
+                  so a file deleted by mistake can be restored by the help desk within the hour.";
+    let tab = "The clinic plan adds encrypted off-site copies, a monthly restore test and a named \
+               engineer who answers the phone, for a fixed price per practice and per month.";
+    let page = format!(
+        "<html><body><main><h1>Backups for clinics</h1>\
+         <p>We keep the records of small clinics safe, with copies in two places and tests that prove they restore.</p>\
+         <div class='cmp-accordion'><dl class='cmp-accordion__item'><dt><button aria-expanded='false' aria-controls='a1'>How often?</button></dt>\
+         <dd id='a1' class='cmp-accordion__panel cmp-accordion__panel--hidden'><p>{answer}</p></dd></dl></div>\
+         <div role='tabpanel' hidden><p>{tab}</p></div>\
+         <div class='hidden'><p>A tracking note nobody sees, long enough to count as a paragraph of its own here.</p></div>\
+         </main></body></html>"
+    );
+    let text = html::to_text(&page, "https://example.org/backups");
+    assert!(text.contains("kept for ninety days"), "{text}");
+    assert!(text.contains("monthly restore test"), "{text}");
+    assert!(!text.contains("tracking note"), "{text}");
+}

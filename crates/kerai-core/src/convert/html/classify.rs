@@ -63,7 +63,39 @@ pub fn class_weight(doc: &Document, id: NodeId) -> i32 {
 }
 
 /// The region kind of element `id` from its own tag and attributes (not its ancestors').
+/// A collapsed panel of an accordion or of tabs is not hidden: a reader opens it with a
+/// click, and it holds the page's text (the answers of an FAQ, a service's details).
 pub fn region_of(doc: &Document, id: NodeId) -> Region {
+    match own_region(doc, id) {
+        Region::Hidden if is_disclosure_panel(doc, id) => Region::None,
+        r => r,
+    }
+}
+
+/// Whether `id` is the panel of an accordion or of tabs: `role=tabpanel`, or a class that
+/// says so (`accordion__panel`, `collapse`, `tab-pane`, ...).
+fn is_disclosure_panel(doc: &Document, id: NodeId) -> bool {
+    if doc
+        .attr(id, "role")
+        .is_some_and(|r| r.eq_ignore_ascii_case("tabpanel"))
+    {
+        return true;
+    }
+    let class = doc.attr(id, "class").unwrap_or("").to_ascii_lowercase();
+    [
+        "accordion",
+        "collaps",
+        "tabpanel",
+        "tab-pane",
+        "tab-panel",
+        "tabs__panel",
+        "tab__panel",
+    ]
+    .iter()
+    .any(|w| class.contains(w))
+}
+
+fn own_region(doc: &Document, id: NodeId) -> Region {
     let Some(el) = doc.element(id) else {
         return Region::None;
     };
