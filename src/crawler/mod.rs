@@ -107,9 +107,18 @@ pub fn start_crawler(login: default!(Option<String>, "NULL")) -> String {
     // SAFETY: reading this backend's database oid.
     let db = unsafe { pg_sys::MyDatabaseId };
     match start_supervisor(db) {
-        Ok(pid) => format!(
-            "crawler supervisor started (pid {pid}); the daemon connects as {login}; see SELECT * FROM kerai.crawler_status()"
-        ),
+        Ok(pid) => {
+            // The worker takes its lock just after it starts: wait for it, so that a call
+            // right after this one finds it instead of starting another.
+            let deadline = std::time::Instant::now() + Duration::from_secs(10);
+            while supervisor_pid().is_none() && std::time::Instant::now() < deadline {
+                pgrx::check_for_interrupts!();
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            format!(
+                "crawler supervisor started (pid {pid}); the daemon connects as {login}; see SELECT * FROM kerai.crawler_status()"
+            )
+        }
         Err(e) => raise(
             PgSqlErrorCode::ERRCODE_CONFIGURATION_LIMIT_EXCEEDED,
             format!("cannot start the crawler supervisor: {e}"),
