@@ -158,6 +158,7 @@ DECLARE
     tsq tsquery;
     rarest tsquery;
     fts_ids uuid[];
+    fts_sql text;
     term_lexemes text[];
     term_idfs float8[];
     where_sql text;
@@ -192,25 +193,18 @@ BEGIN
           INTO tsq, rarest, term_lexemes, term_idfs
           FROM kerai._fts_terms(query) t;
         -- The full-text half's candidates, best first.
+        fts_sql := format($q$
+            SELECT array_agg(x.id ORDER BY x.r DESC, x.id) FROM (
+                SELECT c.id, kerai._fts_score(c.fts, $2, $3) AS r
+                  FROM kerai.chunks c
+                 WHERE c.fts @@ $1 AND %s
+                 ORDER BY 2 DESC, c.id
+                 LIMIT $4) x $q$, where_sql);
         IF tsq IS NOT NULL THEN
-            EXECUTE format($q$
-                SELECT array_agg(x.id ORDER BY x.r DESC, x.id) FROM (
-                    SELECT c.id, kerai._fts_score(c.fts, $2, $3) AS r
-                      FROM kerai.chunks c
-                     WHERE c.fts @@ $1 AND %s
-                     ORDER BY 2 DESC, c.id
-                     LIMIT $4) x $q$, where_sql)
-              INTO fts_ids USING tsq, term_lexemes, term_idfs, n;
+            EXECUTE fts_sql INTO fts_ids USING tsq, term_lexemes, term_idfs, n;
             -- Too few chunks hold two of the words: rank those holding the rarest.
             IF rarest IS NOT NULL AND coalesce(cardinality(fts_ids), 0) < n THEN
-                EXECUTE format($q$
-                    SELECT array_agg(x.id ORDER BY x.r DESC, x.id) FROM (
-                        SELECT c.id, kerai._fts_score(c.fts, $2, $3) AS r
-                          FROM kerai.chunks c
-                         WHERE c.fts @@ $1 AND %s
-                         ORDER BY 2 DESC, c.id
-                         LIMIT $4) x $q$, where_sql)
-                  INTO fts_ids USING rarest, term_lexemes, term_idfs, n;
+                EXECUTE fts_sql INTO fts_ids USING rarest, term_lexemes, term_idfs, n;
             END IF;
         END IF;
     END IF;

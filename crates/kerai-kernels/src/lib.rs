@@ -9,4 +9,4 @@
 pub mod qlinear;
 pub mod vecmath;
 
-pub use qlinear::{has_vnni, Kernel, QLinear, QuantRows};
+pub use qlinear::{Kernel, QLinear, QuantRows};

@@ -104,11 +104,6 @@ impl QuantRows {
     }
 }
 
-/// True when this CPU runs the AVX-512 VNNI kernel.
-pub fn has_vnni() -> bool {
-    Kernel::best() == Kernel::Vnni
-}
-
 impl QLinear {
     /// The most inputs per output: the `i32` sums stay exact while 255 · 127 · k < 2³¹.
     pub const MAX_INPUTS: usize = 66_000;

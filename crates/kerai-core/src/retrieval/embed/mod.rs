@@ -12,7 +12,7 @@ mod minilm;
 mod pool;
 
 pub use error::EmbedError;
-pub use kerai_kernels::{has_vnni, Kernel};
+pub use kerai_kernels::Kernel;
 pub use loaded::LoadedModels;
 pub use minilm::{MiniLm, Precision};
 pub use pool::{cosine, mean_pool_normalised};
