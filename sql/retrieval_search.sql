@@ -228,7 +228,9 @@ BEGIN
               FROM fts f FULL JOIN vec v ON v.id = f.id
         )
         -- The same text (the same chunk hash, as on two URLs of one page or in two copies of
-        -- a work) is returned once, at its best place.
+        -- a work) is returned once, at its best place. Equal scores (full-text rank 2 and vector rank 3
+        -- against the reverse) go to the better full-text rank, so the order does not
+        -- depend on random ids.
         SELECT d.id, d.content, d.s, d.fr, d.vr, d.source_url, d.title, d.heading_path, d.version_date, d.document_id
           FROM (SELECT DISTINCT ON (c.content_hash)
                        c.id, c.content, fu.s::float8 AS s, fu.fr, fu.vr, c.source_url, c.title, c.heading_path,
@@ -236,7 +238,7 @@ BEGIN
                   FROM fused fu JOIN kerai.chunks c ON c.id = fu.id
                   LEFT JOIN kerai.page_versions pv ON pv.id = c.page_version_id
                  ORDER BY c.content_hash, fu.s DESC, c.id) d
-         ORDER BY d.s DESC, d.id
+         ORDER BY d.s DESC, d.fr NULLS LAST, d.vr NULLS LAST, d.id
          LIMIT $5 $q$, where_sql, dims, model)
     USING fts_ids, qv, n, rrf_k, k;
 END
