@@ -336,7 +336,10 @@ impl Analysis {
                         && doc
                             .tag(i as NodeId)
                             .is_some_and(|t| !matches!(t, Tag::Aside | Tag::Nav)));
-                if r != Region::None && !hard && holds_article {
+                // A page footer by its tag stays out however much of the page it holds: a
+                // page whose only text is its footer (a script-built shell) has no content.
+                let footer_tag = doc.tag(i as NodeId) == Some(Tag::Footer);
+                if r != Region::None && !hard && !footer_tag && holds_article {
                     r = Region::None;
                     own[i] = Region::None;
                 }

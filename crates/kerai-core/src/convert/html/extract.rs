@@ -258,6 +258,32 @@ mod tests {
 }
 
 #[cfg(test)]
+mod shell_tests {
+    use super::to_markdown;
+
+    #[test]
+    fn a_script_shell_whose_only_text_is_its_footer_has_no_content() {
+        let links: String = (0..30)
+            .map(|i| format!("<a href='/help/{i}'>Help topic number {i}</a>, "))
+            .collect();
+        let page = format!(
+            "<html><head><script src='/app.js'></script></head><body>\
+             <div id='root'></div>\
+             <footer><div class='site-footer'><dl><dt>Help</dt><dd>{links}</dd></dl>\
+             <p>Terms of use, privacy policy and the legal notice of the shop, all rights reserved since 2010.</p>\
+             </div></footer></body></html>"
+        );
+        let out = to_markdown(&page, "https://shop.example/item/1");
+        assert_eq!(out.text, "", "{}", out.text);
+        assert!(
+            out.warnings.iter().any(|w| w.contains("built by scripts")),
+            "{:?}",
+            out.warnings
+        );
+    }
+}
+
+#[cfg(test)]
 mod list_page_tests {
     use super::to_text;
 
