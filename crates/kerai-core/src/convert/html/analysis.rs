@@ -106,25 +106,52 @@ fn open_thread_replies(doc: &Document, own: &mut [Region]) {
 const REPEATED_SHARE: f64 = 0.4;
 /// ... when there are at least this many of them.
 const REPEATED_MIN: usize = 3;
+/// Items also repeat at one place inside repeated cards, up to this many levels below them.
+const CARD_DEPTH: usize = 3;
 
-/// Clears the class-word region of repeated sibling items holding most of the page (see
-/// [`REPEATED_SHARE`]), and of a page builder's blocks ([`WIDGET_SHARE`]). Regions from tags,
-/// roles and hiding stay.
-fn open_repeated_items(doc: &Document, own: &mut [Region], seen: &[u32], seen_total: f64) {
+/// Clears the class-word region of repeated items (siblings, or one element in each of
+/// sibling cards) holding most of the text outside the page's frame, `unframed` (see
+/// [`REPEATED_SHARE`]), and of a page builder's blocks holding most of all the text a reader
+/// sees, `seen_total` ([`WIDGET_SHARE`]). Regions from tags, roles and hiding stay.
+fn open_repeated_items(
+    doc: &Document,
+    own: &mut [Region],
+    seen: &[u32],
+    seen_total: f64,
+    unframed: f64,
+) {
     use std::collections::HashMap;
     let first_class = |i: NodeId| {
         doc.attr(i, "class")
             .and_then(|c| c.split_whitespace().next())
     };
-    // (parent, tag, first class word) -> (items, text a reader sees)
-    let mut groups: HashMap<(NodeId, Tag, &str), (usize, u32)> = HashMap::new();
+    // Items repeat as siblings, or at one place inside sibling cards (a caption inside each
+    // card of a grid): (the parent of the item's ancestor `k` levels up, k, tag, first class
+    // word) -> (items, text a reader sees), for k up to CARD_DEPTH.
+    let up = |i: NodeId, k: usize| {
+        let mut a = i;
+        for _ in 0..k {
+            a = doc.node(a).parent;
+            if a == NONE {
+                return NONE;
+            }
+        }
+        doc.node(a).parent
+    };
+    let mut groups: HashMap<(NodeId, usize, Tag, &str), (usize, u32)> = HashMap::new();
     for i in 0..doc.nodes.len() as NodeId {
         let (Some(tag), Some(class)) = (doc.tag(i), first_class(i)) else {
             continue;
         };
-        let g = groups.entry((doc.node(i).parent, tag, class)).or_default();
-        g.0 += 1;
-        g.1 += seen[i as usize];
+        for k in 0..=CARD_DEPTH {
+            let p = up(i, k);
+            if p == NONE {
+                break;
+            }
+            let g = groups.entry((p, k, tag, class)).or_default();
+            g.0 += 1;
+            g.1 += seen[i as usize];
+        }
     }
     // Page builders mark every block of a page a "widget" (Elementor's `elementor-widget-text`,
     // nested in columns and sections, not siblings): blocks of one tag and first class word
@@ -160,11 +187,13 @@ fn open_repeated_items(doc: &Document, own: &mut [Region], seen: &[u32], seen_to
                 n >= REPEATED_MIN && text as f64 >= WIDGET_SHARE * seen_total
             })
         } else {
-            groups
-                .get(&(doc.node(i).parent, tag, class))
-                .is_some_and(|&(n, text)| {
-                    n >= REPEATED_MIN && text as f64 >= REPEATED_SHARE * seen_total
-                })
+            (0..=CARD_DEPTH).any(|k| {
+                groups
+                    .get(&(up(i, k), k, tag, class))
+                    .is_some_and(|&(n, text)| {
+                        n >= REPEATED_MIN && text as f64 >= REPEATED_SHARE * unframed
+                    })
+            })
         };
         if clear {
             own[i as usize] = Region::None;
@@ -294,7 +323,27 @@ impl Analysis {
         let body = doc.find(Tag::Body).unwrap_or(Document::ROOT);
         let total = raw[body as usize].max(1) as f64;
         let seen_total = seen[body as usize].max(1) as f64;
-        open_repeated_items(doc, &mut own, &seen, seen_total);
+        // Shares of repeated items are of the text outside the page's header, navigation,
+        // footer and sidebar as their tags and roles mark them.
+        let mut framed = 0u32;
+        let mut skip_to = 0usize;
+        for i in 0..n {
+            if i < skip_to {
+                continue;
+            }
+            let r = own[i];
+            if !matches!(r, Region::Hidden | Region::NonText)
+                && r.is_boilerplate()
+                && !soft_tag(doc, i as NodeId)
+            {
+                framed += seen[i];
+                skip_to = doc.subtree_end(i as NodeId) as usize;
+            } else if matches!(r, Region::Hidden | Region::NonText) {
+                skip_to = doc.subtree_end(i as NodeId) as usize;
+            }
+        }
+        let unframed = (seen_total - framed as f64).max(1.0);
+        open_repeated_items(doc, &mut own, &seen, seen_total, unframed);
         let ptotal = ptext[body as usize] as f64;
         // A page that shows no text outside its boilerplate may keep it in an element that
         // scripts reveal (`display:none` until loaded): then its largest hidden element is

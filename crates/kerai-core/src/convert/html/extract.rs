@@ -284,6 +284,51 @@ mod shell_tests {
 }
 
 #[cfg(test)]
+mod card_tests {
+    use super::to_text;
+
+    #[test]
+    fn captions_inside_the_cards_of_a_shop_grid_are_content() {
+        let names = [
+            "Canvas gear bag, large",
+            "Canvas gear bag, small",
+            "Camp cutlery roll",
+            "Folding camp kettle",
+            "Enamel mug set of four",
+            "Waxed cotton tarp",
+        ];
+        let cards: String = names
+            .iter()
+            .enumerate()
+            .map(|(i, n)| {
+                format!(
+                    "<li class='product type-product post-{i}'><div class='product-block'>\
+                     <div class='product-image'><a href='/p/{i}'><img src='/i/{i}.webp' alt=''></a></div>\
+                     <div class='product-caption'><h3><a href='/p/{i}'>{n}</a></h3>\
+                     <div class='short-description'>The {n} is made to last for years of \
+                     trips, packed with care and shipped within two days of your order.</div>\
+                     <span class='price'>$2{i}.00</span></div></div></li>"
+                )
+            })
+            .collect();
+        let menu: String = (0..40)
+            .map(|i| format!("<li><a href='/c/{i}'>Category number {i}</a></li>"))
+            .collect();
+        let page = format!(
+            "<html><body><header><ul>{menu}</ul></header>\
+             <div class='shop'><h1>Outdoor gear</h1><ul class='products'>{cards}</ul></div>\
+             <footer><p>Shipping, returns and the terms of the shop, all in one place.</p></footer>\
+             </body></html>"
+        );
+        let text = to_text(&page, "https://shop.example/c/outdoor");
+        for n in names {
+            assert!(text.contains(n), "{n} missing: {text}");
+        }
+        assert!(!text.contains("Category number"), "{text}");
+    }
+}
+
+#[cfg(test)]
 mod list_page_tests {
     use super::to_text;
 
