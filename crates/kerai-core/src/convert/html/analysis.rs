@@ -232,7 +232,8 @@ const THREAD_OUTSIDE: u32 = 1200;
 /// Whether the comments of the page (elements marked as comments, inside no boilerplate)
 /// hold more than `1 / THREAD_SHARE` times `outside`, the page's text outside boilerplate,
 /// and under [`THREAD_OUTSIDE`], and the page's JSON-LD does not say it is an article (a short
-/// story with a long discussion).
+/// story with a long discussion). A page whose schema.org data says it is a discussion is a
+/// thread when its comments hold more than the rest.
 fn is_thread(
     doc: &Document,
     own: &[Region],
@@ -249,10 +250,28 @@ fn is_thread(
         })
         .map(|i| seen[i])
         .sum();
-    comments >= SHELL_TEXT
-        && (outside as f64) < THREAD_SHARE * comments as f64
+    if comments < SHELL_TEXT {
+        return false;
+    }
+    let data = super::structured::structured_of(doc, None);
+    if declares_discussion(doc, &data) {
+        return outside < comments;
+    }
+    (outside as f64) < THREAD_SHARE * comments as f64
         && outside < THREAD_OUTSIDE
-        && !super::structured::structured_of(doc, None).declares_article_in_json_ld()
+        && !data.declares_article_in_json_ld()
+}
+
+/// Whether the page's schema.org data, JSON-LD or microdata (`itemtype`), says it is a forum
+/// thread or a question with its answers.
+fn declares_discussion(doc: &Document, data: &super::structured::Structured) -> bool {
+    data.declares_discussion_in_json_ld()
+        || (0..doc.nodes.len() as NodeId).any(|i| {
+            doc.attr(i, "itemtype").is_some_and(|t| {
+                let t = t.trim_end_matches('/');
+                t.ends_with("/DiscussionForumPosting") || t.ends_with("/QAPage")
+            })
+        })
 }
 
 /// The hidden element (hidden itself, inside no boilerplate) with the most text, if it holds
@@ -508,6 +527,38 @@ mod tests {
             "without any signal",
         ] {
             assert!(text.contains(part), "{part} missing: {text}");
+        }
+    }
+
+    #[test]
+    fn a_thread_that_declares_itself_a_discussion_reads_its_posts_beside_much_other_text() {
+        let posts: String = (0..8)
+            .map(|i| {
+                format!(
+                    "<li itemprop='comment'><span>member{i}</span><div class='content'><p>Reply {i}: \
+                     the release candidate fixed the upgrade path for me, and the new theme \
+                     loads faster on my old phone than the last beta did, so thanks to everyone \
+                     who tested it and wrote up what broke along the way.</p></div></li>"
+                )
+            })
+            .collect();
+        // More text outside the posts than a thread without schema.org data may have.
+        let prompt = "It looks like you are interested in this conversation, but you do not \
+                      have an account yet. Register to follow topics, get notified of replies \
+                      and keep your place in every thread you read. ";
+        let page = format!(
+            "<html><head><script type='application/ld+json'>\
+             {{\"@context\":\"https://schema.org\",\"@type\":\"DiscussionForumPosting\",\"headline\":\"RC1\"}}\
+             </script></head><body><h1>RC1 is out</h1><div class='intro'><p>{}</p></div>\
+             <ul class='posts'>{posts}</ul></body></html>",
+            prompt.repeat(6)
+        );
+        let text = to_text(&page, "https://forum.example/topic/2");
+        for i in 0..8 {
+            assert!(
+                text.contains(&format!("Reply {i}:")),
+                "reply {i} missing: {text}"
+            );
         }
     }
 

@@ -186,6 +186,13 @@ impl Structured {
         })
     }
 
+    /// Whether the page's JSON-LD says it is a discussion: a forum thread
+    /// (`DiscussionForumPosting`) or a question with its answers (`QAPage`).
+    pub fn declares_discussion_in_json_ld(&self) -> bool {
+        self.types()
+            .any(|t| matches!(t, "DiscussionForumPosting" | "QAPage"))
+    }
+
     /// Whether the page's JSON-LD (not only `og:type`, which forum software sets on threads
     /// too) says it is one article, and nothing says it is a collection or a discussion.
     pub fn declares_article_in_json_ld(&self) -> bool {
