@@ -20,6 +20,8 @@ pub struct Analysis {
     pub raw: Vec<u32>,
     /// The `<body>` element (or the document node).
     pub body: NodeId,
+    /// Whether the page's schema.org data says it is a discussion (see `declares_discussion`).
+    pub discussion: bool,
 }
 
 /// Boilerplate regions are not dropped when they hold at least this share of the page text
@@ -240,6 +242,7 @@ fn is_thread(
     region: &[Region],
     seen: &[u32],
     outside: u32,
+    discussion: bool,
 ) -> bool {
     let comments: u32 = (0..doc.nodes.len())
         .filter(|&i| {
@@ -253,19 +256,18 @@ fn is_thread(
     if comments < SHELL_TEXT {
         return false;
     }
-    let data = super::structured::structured_of(doc, None);
-    if declares_discussion(doc, &data) {
+    if discussion {
         return outside < comments;
     }
     (outside as f64) < THREAD_SHARE * comments as f64
         && outside < THREAD_OUTSIDE
-        && !data.declares_article_in_json_ld()
+        && !super::structured::structured_of(doc, None).declares_article_in_json_ld()
 }
 
 /// Whether the page's schema.org data, JSON-LD or microdata (`itemtype`), says it is a forum
 /// thread or a question with its answers.
-fn declares_discussion(doc: &Document, data: &super::structured::Structured) -> bool {
-    data.declares_discussion_in_json_ld()
+fn declares_discussion(doc: &Document) -> bool {
+    super::structured::structured_of(doc, None).declares_discussion_in_json_ld()
         || (0..doc.nodes.len() as NodeId).any(|i| {
             doc.attr(i, "itemtype").is_some_and(|t| {
                 let t = t.trim_end_matches('/');
@@ -339,6 +341,7 @@ impl Analysis {
             }
         }
         open_thread_replies(doc, &mut own);
+        let discussion = declares_discussion(doc);
         let body = doc.find(Tag::Body).unwrap_or(Document::ROOT);
         let total = raw[body as usize].max(1) as f64;
         let seen_total = seen[body as usize].max(1) as f64;
@@ -446,7 +449,7 @@ impl Analysis {
                     continue;
                 }
             }
-            if !thread && is_thread(doc, &own, &region, &seen, text[body as usize]) {
+            if !thread && is_thread(doc, &own, &region, &seen, text[body as usize], discussion) {
                 for r in own.iter_mut().filter(|r| **r == Region::Comments) {
                     *r = Region::None;
                 }
@@ -463,6 +466,7 @@ impl Analysis {
             commas,
             raw,
             body,
+            discussion,
         }
     }
 
@@ -558,6 +562,43 @@ mod tests {
             assert!(
                 text.contains(&format!("Reply {i}:")),
                 "reply {i} missing: {text}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_posts_of_a_declared_thread_join_a_summary_chosen_above_them() {
+        let summary: String = (0..6)
+            .map(|i| {
+                format!(
+                    "<li>Point {i} of the summary, with commas, clauses, and asides, written long \
+                     enough, in full sentences, to outscore, on its own, any single post below.</li>"
+                )
+            })
+            .collect();
+        let posts: String = (0..6)
+            .map(|i| {
+                format!(
+                    "<article class='message post'><div class='user'>user{i}</div>\
+                     <div class='body'><p>Post {i}: I bought the cheaper key last year and it \
+                     activated without trouble, though support would not help when it stopped \
+                     working after a reinstall.</p></div></article>"
+                )
+            })
+            .collect();
+        let page = format!(
+            "<html><head><script type='application/ld+json'>\
+             {{\"@context\":\"https://schema.org\",\"@type\":\"WebPage\",\
+             \"mainEntity\":{{\"@type\":\"DiscussionForumPosting\",\"headline\":\"Keys\"}}}}\
+             </script></head><body><main><h1>Cheap keys?</h1>\
+             <div class='summary'><ul>{summary}</ul></div>\
+             <div class='thread'>{posts}</div></main></body></html>"
+        );
+        let text = to_text(&page, "https://forum.example/threads/3");
+        for i in 0..6 {
+            assert!(
+                text.contains(&format!("Post {i}:")),
+                "post {i} missing: {text}"
             );
         }
     }

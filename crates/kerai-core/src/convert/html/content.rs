@@ -282,8 +282,64 @@ pub fn main_roots(doc: &Document, an: &Analysis) -> Vec<NodeId> {
             roots.push(t);
         }
     }
+    // A discussion's posts: the list of them joins the roots when the best candidate lay
+    // elsewhere (a summary above the thread).
+    if an.discussion {
+        if let Some(list) = largest_list(doc, an) {
+            if !roots
+                .iter()
+                .any(|&r| is_ancestor(doc, r, list) || is_ancestor(doc, list, r))
+            {
+                roots.push(list);
+            }
+        }
+    }
     roots.sort_unstable();
     roots
+}
+
+/// The element whose children include the list holding the most text on the page, when that
+/// list is one in the sense of [`list_around`] (items of one tag and first class word holding
+/// much of the page, none most of it).
+fn largest_list(doc: &Document, an: &Analysis) -> Option<NodeId> {
+    // (tag, first class word) of an item; (items with text, their text, the largest item).
+    type ItemKind<'a> = (Option<Tag>, Option<&'a str>);
+    type ItemSums = (usize, u32, u32);
+    use std::collections::HashMap;
+    let page = an.text[an.body as usize] as f64;
+    let class = |i: NodeId| {
+        doc.attr(i, "class")
+            .and_then(|c| c.split_whitespace().next())
+    };
+    let mut best: Option<(u32, NodeId)> = None;
+    for p in an.body..doc.subtree_end(an.body) {
+        if doc.tag(p).is_none()
+            || an.region[p as usize].is_boilerplate()
+            || an.text[p as usize] == 0
+        {
+            continue;
+        }
+        let mut items: HashMap<ItemKind, ItemSums> = HashMap::new();
+        for c in doc.children(p).filter(|&c| doc.tag(c).is_some()) {
+            let t = an.text[c as usize];
+            let e = items.entry((doc.tag(c), class(c))).or_default();
+            if t >= LIST_ITEM_CHARS {
+                e.0 += 1;
+            }
+            e.1 += t;
+            e.2 = e.2.max(t);
+        }
+        for (n, sum, max) in items.into_values() {
+            if n >= LIST_ITEMS
+                && sum as f64 >= LIST_SHARE * page
+                && (max as f64) <= LIST_ITEM_MAX * sum as f64
+                && best.is_none_or(|(s, _)| sum > s)
+            {
+                best = Some((sum, p));
+            }
+        }
+    }
+    best.map(|(_, p)| p)
 }
 
 /// Items of one list: siblings of one tag and first class word, at least this many...

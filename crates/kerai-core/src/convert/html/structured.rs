@@ -188,8 +188,24 @@ impl Structured {
 
     /// Whether the page's JSON-LD says it is a discussion: a forum thread
     /// (`DiscussionForumPosting`) or a question with its answers (`QAPage`).
+    /// Its items are read, and the `mainEntity` of each (a `WebPage` whose main entity is the
+    /// thread).
     pub fn declares_discussion_in_json_ld(&self) -> bool {
+        let main = self
+            .json_ld
+            .iter()
+            .filter_map(|v| v.get("mainEntity"))
+            .flat_map(|m| match m {
+                Value::Array(items) => items.iter().collect(),
+                m => vec![m],
+            })
+            .flat_map(|m| match m.get("@type") {
+                Some(Value::String(t)) => vec![t.as_str()],
+                Some(Value::Array(ts)) => ts.iter().filter_map(Value::as_str).collect(),
+                _ => Vec::new(),
+            });
         self.types()
+            .chain(main)
             .any(|t| matches!(t, "DiscussionForumPosting" | "QAPage"))
     }
 
