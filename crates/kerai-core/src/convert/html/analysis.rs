@@ -158,8 +158,9 @@ fn open_repeated_items(
     // Page builders mark every block of a page a "widget" (Elementor's `elementor-widget-text`,
     // nested in columns and sections, not siblings): blocks of one tag and first class word
     // read as a sidebar by their class words, holding most of the page between them wherever
-    // they sit, are the page. Nested ones count once.
-    let mut widgets: HashMap<(Tag, &str), (usize, u32, NodeId)> = HashMap::new();
+    // they sit, are the page. Blocks are counted innermost (a wrapper of the same class around
+    // all of them does not hide them), their text outermost (nested text counts once).
+    let mut members: HashMap<(Tag, &str), Vec<NodeId>> = HashMap::new();
     for i in 0..doc.nodes.len() as NodeId {
         if own[i as usize] != Region::Sidebar || !soft_tag(doc, i) {
             continue;
@@ -167,13 +168,28 @@ fn open_repeated_items(
         let (Some(tag), Some(class)) = (doc.tag(i), first_class(i)) else {
             continue;
         };
-        let g = widgets.entry((tag, class)).or_default();
-        if i >= g.2 {
-            g.0 += 1;
-            g.1 += seen[i as usize];
-            g.2 = doc.subtree_end(i);
-        }
+        members.entry((tag, class)).or_default().push(i);
     }
+    // (tag, first class word) -> (innermost blocks, text of the outermost)
+    let widgets: HashMap<(Tag, &str), (usize, u32)> = members
+        .into_iter()
+        .map(|(key, ids)| {
+            // In document order a block's nested members follow it directly.
+            let n = ids
+                .iter()
+                .enumerate()
+                .filter(|&(k, &i)| ids.get(k + 1).is_none_or(|&j| j >= doc.subtree_end(i)))
+                .count();
+            let (mut text, mut outer_end) = (0, 0);
+            for &i in &ids {
+                if i >= outer_end {
+                    text += seen[i as usize];
+                    outer_end = doc.subtree_end(i);
+                }
+            }
+            (key, (n, text))
+        })
+        .collect();
     for i in 0..doc.nodes.len() as NodeId {
         let r = own[i as usize];
         // Most elements have no class-word region: skip them before reading their classes.
@@ -185,7 +201,7 @@ fn open_repeated_items(
             continue;
         };
         let clear = if widget {
-            widgets.get(&(tag, class)).is_some_and(|&(n, text, _)| {
+            widgets.get(&(tag, class)).is_some_and(|&(n, text)| {
                 n >= REPEATED_MIN && text as f64 >= WIDGET_SHARE * seen_total
             })
         } else {
@@ -681,6 +697,25 @@ mod list_tests {
         };
         let page = format!(
             "<html><body><nav><a href='/'>Home</a></nav><main>{}{}{}</main><footer>Copyright</footer></body></html>",
+            block("We repair bicycles of every make in our workshop by the station, most of them on the day you bring them in."),
+            block("A service costs forty euros and covers the brakes, the gears, the chain and both wheels, with parts extra."),
+            block("Book a slot online or just come by: we open at seven so that you can leave your bike on the way to work."),
+        );
+        let text = to_text(&page, "https://bikes.example/service");
+        for part in ["every make", "forty euros", "open at seven"] {
+            assert!(text.contains(part), "{part} missing: {text}");
+        }
+    }
+
+    #[test]
+    fn page_builder_blocks_inside_a_wrapper_of_their_own_class_are_content() {
+        let block = |text: &str| {
+            format!("<div class='span12 widget-span widget-type-custom_widget'><p>{text}</p></div>")
+        };
+        let page = format!(
+            "<html><body><nav><a href='/'>Home</a></nav><main>\
+             <div class='span12 widget-span widget-type-cell'>{}{}{}</div>\
+             </main><footer>Copyright</footer></body></html>",
             block("We repair bicycles of every make in our workshop by the station, most of them on the day you bring them in."),
             block("A service costs forty euros and covers the brakes, the gears, the chain and both wheels, with parts extra."),
             block("Book a slot online or just come by: we open at seven so that you can leave your bike on the way to work."),
