@@ -99,6 +99,12 @@ fn own_region(doc: &Document, id: NodeId) -> Region {
     let Some(el) = doc.element(id) else {
         return Region::None;
     };
+    // A figure that holds a quotation (a testimonial, a pull quote) is text, not an image.
+    if el.tag == Tag::Figure
+        && (id + 1..doc.subtree_end(id)).any(|d| doc.tag(d) == Some(Tag::Blockquote))
+    {
+        return Region::None;
+    }
     match el.tag {
         Tag::Script
         | Tag::Style

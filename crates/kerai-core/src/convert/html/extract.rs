@@ -329,6 +329,35 @@ mod card_tests {
 }
 
 #[cfg(test)]
+mod figure_tests {
+    use super::to_text;
+
+    #[test]
+    fn a_quotation_in_a_figure_is_content_and_an_image_caption_is_not() {
+        let quote = |who: &str, text: &str| {
+            format!("<figure class='block'><blockquote><p>{text}</p></blockquote><figcaption>{who}</figcaption></figure>")
+        };
+        let page = format!(
+            "<html><body><main><h1>Reviews of our classes</h1>{}{}{}\
+             <figure><img src='/studio.jpg'><figcaption>The studio by night</figcaption></figure>\
+             </main></body></html>",
+            quote("Ann", "The morning class changed how I start the day; the teacher notices every student and adjusts each pose for them."),
+            quote("Bo", "I came for my back and stayed for the calm: after a term of weekly sessions I sleep better than I have in years."),
+            quote("Cy", "Small groups, clear guidance and a warm room in winter; I have recommended the evening course to all my colleagues."),
+        );
+        let text = to_text(&page, "https://yoga.example/reviews");
+        for part in [
+            "notices every student",
+            "sleep better",
+            "warm room in winter",
+        ] {
+            assert!(text.contains(part), "{part} missing: {text}");
+        }
+        assert!(!text.contains("studio by night"), "{text}");
+    }
+}
+
+#[cfg(test)]
 mod list_page_tests {
     use super::to_text;
 
