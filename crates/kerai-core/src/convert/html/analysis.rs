@@ -142,6 +142,10 @@ fn open_repeated_items(
     };
     let mut groups: HashMap<(NodeId, usize, Tag, &str), (usize, u32)> = HashMap::new();
     for i in 0..doc.nodes.len() as NodeId {
+        // Only items that class words make boilerplate are ever cleared: only they are counted.
+        if !soft_region(doc, i, own[i as usize]) {
+            continue;
+        }
         let (Some(tag), Some(class)) = (doc.tag(i), first_class(i)) else {
             continue;
         };
@@ -283,13 +287,29 @@ fn is_thread(
 /// Whether the page's schema.org data, JSON-LD or microdata (`itemtype`), says it is a forum
 /// thread or a question with its answers.
 fn declares_discussion(doc: &Document) -> bool {
-    super::structured::structured_of(doc, None).declares_discussion_in_json_ld()
-        || (0..doc.nodes.len() as NodeId).any(|i| {
-            doc.attr(i, "itemtype").is_some_and(|t| {
-                let t = t.trim_end_matches('/');
-                t.ends_with("/DiscussionForumPosting") || t.ends_with("/QAPage")
-            })
-        })
+    let named = |s: &str| s.contains("DiscussionForumPosting") || s.contains("QAPage");
+    let mut json_ld = false;
+    for i in 0..doc.nodes.len() as NodeId {
+        match doc.tag(i) {
+            // Parsed only when a JSON-LD block names the type.
+            Some(Tag::Script) if !json_ld => {
+                json_ld = doc
+                    .attr(i, "type")
+                    .is_some_and(|t| t.to_ascii_lowercase().contains("ld+json"))
+                    && named(&doc.text_content(i));
+            }
+            Some(_)
+                if doc.attr(i, "itemtype").is_some_and(|t| {
+                    let t = t.trim_end_matches('/');
+                    t.ends_with("/DiscussionForumPosting") || t.ends_with("/QAPage")
+                }) =>
+            {
+                return true;
+            }
+            _ => {}
+        }
+    }
+    json_ld && super::structured::structured_of(doc, None).declares_discussion_in_json_ld()
 }
 
 /// The hidden element (hidden itself, inside no boilerplate) with the most text, if it holds
