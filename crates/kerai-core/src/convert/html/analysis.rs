@@ -102,17 +102,18 @@ fn open_thread_replies(doc: &Document, own: &mut [Region]) {
 }
 
 /// Items of a list page (posts of a blog index, cards of a catalogue) carry class words
-/// that elsewhere mark furniture (`author-jane`, `tag-energy`, `teaser`): siblings of one
-/// tag and first class word that together hold at least this share of the text a reader
-/// sees are the page's content.
+/// that elsewhere mark furniture (`author-jane`, `tag-energy`, `teaser`): items of one tag and
+/// first class word, siblings or at one depth under one element (a caption in each card of a
+/// grid), that together hold at least this share of the text outside the page's frame are the
+/// page's content.
 const REPEATED_SHARE: f64 = 0.4;
 /// ... when there are at least this many of them.
 const REPEATED_MIN: usize = 3;
 /// Items also repeat at one place inside repeated cards, up to this many levels below them.
 const CARD_DEPTH: usize = 3;
 
-/// Clears the class-word region of repeated items (siblings, or one element in each of
-/// sibling cards) holding most of the text outside the page's frame, `unframed` (see
+/// Clears the class-word region of repeated items (siblings, or items at one depth under one
+/// element, as in sibling cards) holding most of the text outside the page's frame, `unframed` (see
 /// [`REPEATED_SHARE`]), and of a page builder's blocks holding most of all the text a reader
 /// sees, `seen_total` ([`WIDGET_SHARE`]). Regions from tags, roles and hiding stay.
 fn open_repeated_items(
@@ -127,9 +128,10 @@ fn open_repeated_items(
         doc.attr(i, "class")
             .and_then(|c| c.split_whitespace().next())
     };
-    // Items repeat as siblings, or at one place inside sibling cards (a caption inside each
+    // Items repeat as siblings, or at one depth inside sibling cards (a caption inside each
     // card of a grid): (the parent of the item's ancestor `k` levels up, k, tag, first class
-    // word) -> (items, text a reader sees), for k up to CARD_DEPTH.
+    // word) -> (items, text a reader sees), for k up to CARD_DEPTH. Items at one depth under
+    // one element count together whether or not they sit in separate cards.
     let up = |i: NodeId, k: usize| {
         let mut a = i;
         for _ in 0..k {
@@ -300,8 +302,12 @@ fn declares_discussion(doc: &Document) -> bool {
             }
             Some(_)
                 if doc.attr(i, "itemtype").is_some_and(|t| {
-                    let t = t.trim_end_matches('/');
-                    t.ends_with("/DiscussionForumPosting") || t.ends_with("/QAPage")
+                    t.split_whitespace().any(|u| {
+                        matches!(
+                            u.trim_end_matches('/').rsplit('/').next(),
+                            Some("DiscussionForumPosting" | "QAPage")
+                        )
+                    })
                 }) =>
             {
                 return true;
@@ -346,6 +352,8 @@ impl Analysis {
         // included: where articles keep their text.
         let mut ptext = vec![0u32; n];
         let mut own_text = vec![(0u32, 0u32); n];
+        // Whether the subtree holds a `<blockquote>`.
+        let mut quoted = vec![false; n];
         for i in (0..n).rev() {
             let node = &doc.nodes[i];
             match node.data {
@@ -356,7 +364,14 @@ impl Analysis {
                     raw[i] = c.0;
                     seen[i] = c.0;
                 }
-                NodeData::Element(_) => own[i] = region_of(doc, i as NodeId),
+                NodeData::Element(_) => {
+                    // A figure that holds a quotation (a testimonial, a pull quote) is text,
+                    // not an image: its attributes decide its region as for any element.
+                    own[i] = region_of(doc, i as NodeId, quoted[i]);
+                    if doc.tag(i as NodeId) == Some(Tag::Blockquote) {
+                        quoted[i] = true;
+                    }
+                }
                 NodeData::Document => {}
             }
             if raw[i] >= MIN_PARA && is_paragraph(doc, i as NodeId) {
@@ -373,6 +388,9 @@ impl Analysis {
                 ptext[node.parent as usize] += ptext[i];
                 if marked[i] {
                     marked[node.parent as usize] = true;
+                }
+                if quoted[i] {
+                    quoted[node.parent as usize] = true;
                 }
             }
         }

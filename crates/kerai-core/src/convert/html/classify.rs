@@ -65,8 +65,9 @@ pub fn class_weight(doc: &Document, id: NodeId) -> i32 {
 /// The region kind of element `id` from its own tag and attributes (not its ancestors').
 /// A collapsed panel of an accordion or of tabs is not hidden: a reader opens it with a
 /// click, and it holds the page's text (the answers of an FAQ, a service's details).
-pub fn region_of(doc: &Document, id: NodeId) -> Region {
-    match own_region(doc, id) {
+/// `quoting`: whether the element holds a `<blockquote>` (a `<figure>` that does is text).
+pub fn region_of(doc: &Document, id: NodeId, quoting: bool) -> Region {
+    match own_region(doc, id, quoting) {
         Region::Hidden if is_disclosure_panel(doc, id) => Region::None,
         r => r,
     }
@@ -95,16 +96,10 @@ fn is_disclosure_panel(doc: &Document, id: NodeId) -> bool {
     .any(|w| class.contains(w))
 }
 
-fn own_region(doc: &Document, id: NodeId) -> Region {
+fn own_region(doc: &Document, id: NodeId, quoting: bool) -> Region {
     let Some(el) = doc.element(id) else {
         return Region::None;
     };
-    // A figure that holds a quotation (a testimonial, a pull quote) is text, not an image.
-    if el.tag == Tag::Figure
-        && (id + 1..doc.subtree_end(id)).any(|d| doc.tag(d) == Some(Tag::Blockquote))
-    {
-        return Region::None;
-    }
     match el.tag {
         Tag::Script
         | Tag::Style
@@ -126,13 +121,13 @@ fn own_region(doc: &Document, id: NodeId) -> Region {
         | Tag::Textarea
         | Tag::Input
         | Tag::Button
-        | Tag::Figure
         | Tag::Figcaption
         | Tag::Picture
         | Tag::Dialog
         | Tag::Noembed
         | Tag::Noframes
         | Tag::Frameset => return Region::NonText,
+        Tag::Figure if !quoting => return Region::NonText,
         Tag::Nav => return Region::Navigation,
         Tag::Footer => return Region::Footer,
         Tag::Aside => return Region::Sidebar,

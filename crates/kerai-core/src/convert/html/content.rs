@@ -312,6 +312,7 @@ fn largest_list(doc: &Document, an: &Analysis) -> Option<NodeId> {
             .and_then(|c| c.split_whitespace().next())
     };
     let mut best: Option<(u32, NodeId)> = None;
+    let mut items: HashMap<ItemKind, ItemSums> = HashMap::new();
     for p in an.body..doc.subtree_end(an.body) {
         if doc.tag(p).is_none()
             || an.region[p as usize].is_boilerplate()
@@ -319,7 +320,7 @@ fn largest_list(doc: &Document, an: &Analysis) -> Option<NodeId> {
         {
             continue;
         }
-        let mut items: HashMap<ItemKind, ItemSums> = HashMap::new();
+        items.clear();
         for c in doc.children(p).filter(|&c| doc.tag(c).is_some()) {
             let t = an.text[c as usize];
             let e = items.entry((doc.tag(c), class(c))).or_default();
@@ -329,7 +330,7 @@ fn largest_list(doc: &Document, an: &Analysis) -> Option<NodeId> {
             e.1 += t;
             e.2 = e.2.max(t);
         }
-        for (n, sum, max) in items.into_values() {
+        for &(n, sum, max) in items.values() {
             if n >= LIST_ITEMS
                 && sum as f64 >= LIST_SHARE * page
                 && (max as f64) <= LIST_ITEM_MAX * sum as f64

@@ -355,6 +355,20 @@ mod figure_tests {
         }
         assert!(!text.contains("studio by night"), "{text}");
     }
+
+    #[test]
+    fn a_hidden_figure_stays_out_though_it_quotes() {
+        let body = "The evening course runs for ten weeks in the hall by the park, and every session ends with a quiet half hour of rest. ";
+        let page = format!(
+            "<html><body><main><h1>Evening course</h1><p>{}</p>\
+             <figure aria-hidden='true'><blockquote><p>A copy of a slide the carousel shows twice.</p></blockquote></figure>\
+             </main></body></html>",
+            body.repeat(3)
+        );
+        let text = to_text(&page, "https://yoga.example/evening");
+        assert!(text.contains("quiet half hour"), "{text}");
+        assert!(!text.contains("carousel shows twice"), "{text}");
+    }
 }
 
 #[cfg(test)]
