@@ -18,6 +18,18 @@ pub struct Inline {
     pub link_chars: u32,
     /// Non-whitespace characters added.
     pub chars: u32,
+    /// How many blocks were taken: a marker opened in an earlier block is not closed in this
+    /// one.
+    taken: u64,
+}
+
+/// An opened marker, to close with [`Inline::close`].
+#[derive(Clone, Copy)]
+pub struct Mark {
+    /// Byte offset in `md` where the marker starts.
+    at: usize,
+    /// The block it was opened in ([`Inline::taken`] then).
+    block: u64,
 }
 
 /// Characters escaped in markdown text.
@@ -92,21 +104,29 @@ impl Inline {
     }
 
     /// Opens a markdown marker (`**`, `*`, `` ` ``, `[`) and returns a token for [`Self::close`].
-    pub fn open(&mut self, marker: &str) -> usize {
+    pub fn open(&mut self, marker: &str) -> Mark {
         self.flush_space();
         let start = self.md.len();
         self.md.push_str(marker);
         self.marks.push((start, self.md.len()));
-        start
+        Mark {
+            at: start,
+            block: self.taken,
+        }
     }
 
-    /// Closes the marker opened at `token` with `closer`; an empty span loses its markers.
-    pub fn close(&mut self, token: usize, opener_len: usize, closer: &str) {
-        if let Some(pos) = self.marks.iter().rposition(|m| m.0 == token) {
+    /// Closes the marker `mark` with `closer`; an empty span loses its markers. A marker
+    /// opened in a block taken since (a block-level element inside an inline one) is not
+    /// closed here: its opener went with that block.
+    pub fn close(&mut self, mark: Mark, opener_len: usize, closer: &str) {
+        if mark.block != self.taken {
+            return;
+        }
+        if let Some(pos) = self.marks.iter().rposition(|m| m.0 == mark.at) {
             self.marks.truncate(pos);
         }
-        if self.md.len() == token + opener_len {
-            self.md.truncate(token);
+        if self.md.len() == mark.at + opener_len {
+            self.md.truncate(mark.at);
             return;
         }
         self.md.push_str(closer);
@@ -115,6 +135,7 @@ impl Inline {
     /// Takes the block's text and markdown (trimmed), leaving the builder empty (the
     /// character counts are reset too; read them before).
     pub fn take(&mut self) -> (String, String) {
+        self.taken += 1;
         self.space = false;
         self.marks.clear();
         self.chars = 0;
@@ -142,5 +163,21 @@ mod tests {
         let (text, md) = b.take();
         assert_eq!(text, "Hello bold and a_b");
         assert_eq!(md, "Hello **bold** and a\\_b");
+    }
+
+    #[test]
+    fn a_marker_opened_before_the_block_was_taken_is_not_closed_after() {
+        let mut b = Inline::default();
+        b.push_text("ab");
+        let t = b.open("**");
+        b.push_text("é");
+        b.take();
+        // The new block's markdown is as long as the old marker's end, and the marker's
+        // start falls inside its `é`: closing the old marker must not cut it there.
+        b.push_text("xéy");
+        b.close(t, 2, "**");
+        let (text, md) = b.take();
+        assert_eq!(text, "xéy");
+        assert_eq!(md, "xéy");
     }
 }
