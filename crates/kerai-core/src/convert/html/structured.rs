@@ -179,11 +179,7 @@ impl Structured {
 
     /// The `@type`s of the page's JSON-LD items.
     fn types(&self) -> impl Iterator<Item = &str> {
-        self.json_ld.iter().flat_map(|v| match v.get("@type") {
-            Some(Value::String(t)) => vec![t.as_str()],
-            Some(Value::Array(ts)) => ts.iter().filter_map(Value::as_str).collect(),
-            _ => Vec::new(),
-        })
+        self.json_ld.iter().flat_map(type_names)
     }
 
     /// Whether the page's JSON-LD says it is a discussion: a forum thread
@@ -199,11 +195,7 @@ impl Structured {
                 Value::Array(items) => items.iter().collect(),
                 m => vec![m],
             })
-            .flat_map(|m| match m.get("@type") {
-                Some(Value::String(t)) => vec![t.as_str()],
-                Some(Value::Array(ts)) => ts.iter().filter_map(Value::as_str).collect(),
-                _ => Vec::new(),
-            });
+            .flat_map(type_names);
         self.types()
             .chain(main)
             .any(|t| matches!(t, "DiscussionForumPosting" | "QAPage"))
@@ -215,6 +207,15 @@ impl Structured {
         self.types()
             .any(|t| t.ends_with("Article") || t == "BlogPosting")
             && self.page_kind_open()
+    }
+}
+
+/// The `@type` names of one JSON-LD item (a string or an array of them).
+fn type_names(v: &Value) -> Vec<&str> {
+    match v.get("@type") {
+        Some(Value::String(t)) => vec![t.as_str()],
+        Some(Value::Array(ts)) => ts.iter().filter_map(Value::as_str).collect(),
+        _ => Vec::new(),
     }
 }
 
