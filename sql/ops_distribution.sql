@@ -12,20 +12,17 @@
 -- single-server user never has to think about it.
 
 -- The keys 0.2.0 did not have: the document of an edge (its source node's), of a vector and of
--- an entity (their chunk's), of a perspective (its node's); the target of a page version and of
--- a job URL; the request of a citation. Reference nodes name themselves (kerai._fill_node_document).
+-- an entity (their chunk's), of a perspective (its node's). The target and request groups have
+-- theirs in their tables' definitions (site.sql, retrieval.sql), where every primary key,
+-- unique constraint and foreign key inside the group holds the key, as Citus requires. Reference
+-- nodes name themselves (kerai._fill_node_document).
 ALTER TABLE kerai.edges ADD COLUMN document_id uuid NOT NULL;
 ALTER TABLE kerai.embeddings ADD COLUMN document_id uuid NOT NULL;
 ALTER TABLE kerai.entities ADD COLUMN document_id uuid NOT NULL;
 ALTER TABLE kerai.perspectives ADD COLUMN document_id uuid NOT NULL;
-ALTER TABLE kerai.page_versions ADD COLUMN target_id uuid NOT NULL;
-ALTER TABLE kerai.job_urls ADD COLUMN target_id uuid NOT NULL;
-ALTER TABLE kerai.citations ADD COLUMN request_id uuid NOT NULL;
 ALTER TABLE kerai.nodes ALTER COLUMN document_id SET NOT NULL;
-ALTER TABLE kerai.job_logs ALTER COLUMN target_id SET NOT NULL;
 CREATE INDEX edges_document_idx ON kerai.edges (document_id);
 CREATE INDEX embeddings_document_idx ON kerai.embeddings (document_id);
-CREATE INDEX page_versions_target_idx ON kerai.page_versions (target_id);
 
 -- A node without a document_id: a node without a parent is its own document (a document, a
 -- reference, a concept); any other node belongs to its parent's document.
@@ -107,7 +104,6 @@ SELECT t.table_name, t.placement, t.distribution_column, t.colocation, t.reason
     ('reference_state', 'distributed', 'node_id', 'document', 'a reference''s frontier row: its node is its own document'),
     ('reference_transitions', 'distributed', 'node_id', 'document', 'a reference''s history, next to it'),
     ('crawl_queue', 'distributed', 'node_id', 'document', 'the fetch of a reference''s open copy, next to it'),
-    ('targets', 'distributed', 'id', 'target', 'a site or intranet area and everything crawled for it'),
     ('target_config_versions', 'distributed', 'target_id', 'target', 'a target''s configuration history'),
     ('pages', 'distributed', 'target_id', 'target', 'the URLs of a target'),
     ('page_versions', 'distributed', 'target_id', 'target', 'the snapshots of a target''s pages'),
@@ -121,6 +117,7 @@ SELECT t.table_name, t.placement, t.distribution_column, t.colocation, t.reason
     ('reward_ledger', 'distributed', 'id', 'ledger', 'append-only rewards; summed per agent'),
     ('settings', 'reference', NULL, NULL, 'read by every function on every node'),
     ('users', 'reference', NULL, NULL, 'read by the row-level security policies on every node'),
+    ('targets', 'reference', NULL, NULL, 'a few rows, found by name (unique across the cluster), read by every crawl'),
     ('agents', 'reference', NULL, NULL, 'few rows, joined to perspectives and rewards'),
     ('reward_schedule', 'reference', NULL, NULL, 'a few fixed rows'),
     ('reference_states', 'reference', NULL, NULL, 'the frontier''s state machine, fixed'),

@@ -146,6 +146,7 @@ DECLARE
     stats text[];
     comments text[];
     cols text;
+    key_cols text;
     moved bigint;
     first_month date;
     m date;
@@ -165,7 +166,12 @@ BEGIN
     END IF;
     EXECUTE format('LOCK TABLE kerai.%I IN ACCESS EXCLUSIVE MODE', table_name);
 
-    -- What to rebuild: indexes (but the primary key), triggers, foreign keys from the table.
+    -- What to rebuild: the primary key (with the month added), indexes, triggers, foreign keys
+    -- from the table.
+    SELECT string_agg(quote_ident(a.attname), ', ' ORDER BY k.n) INTO key_cols
+      FROM pg_constraint c CROSS JOIN LATERAL unnest(c.conkey) WITH ORDINALITY AS k(attnum, n)
+      JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = k.attnum
+     WHERE c.conrelid = rel AND c.contype = 'p';
     SELECT array_agg(pg_get_indexdef(i.indexrelid)) INTO idx
       FROM pg_index i WHERE i.indrelid = rel AND NOT i.indisprimary;
     SELECT array_agg(pg_get_triggerdef(t.oid)) INTO trg
@@ -268,7 +274,7 @@ BEGIN
     EXECUTE format('DROP TABLE kerai.%I', old_name);
 
     -- Keys, indexes, triggers, references, dependants.
-    EXECUTE format('ALTER TABLE kerai.%I ADD PRIMARY KEY (id, %I)', table_name, col);
+    EXECUTE format('ALTER TABLE kerai.%I ADD PRIMARY KEY (%s, %I)', table_name, coalesce(key_cols, 'id'), col);
     IF idx IS NOT NULL THEN
         FOREACH d IN ARRAY idx LOOP
             -- Unique indexes must include the month too.
@@ -374,7 +380,7 @@ BEGIN
     ELSE
         EXECUTE format('CREATE TABLE kerai.%I PARTITION OF kerai.job_logs FOR VALUES FROM (%L) TO (%L)', part, lo, hi);
     END IF;
-    EXECUTE format('ALTER TABLE kerai.%I ADD PRIMARY KEY (id)', part);
+    EXECUTE format('ALTER TABLE kerai.%I ADD PRIMARY KEY (target_id, id)', part);
     EXECUTE format('CREATE INDEX %I ON kerai.%I (job_id, id)', part || '_job_idx', part);
     RETURN true;
 END

@@ -156,7 +156,7 @@ CREATE TABLE kerai.chunks (
     id                 uuid PRIMARY KEY,
     chunk_key          text NOT NULL,
     document_id        uuid NOT NULL REFERENCES kerai.nodes (id) ON DELETE CASCADE,
-    page_version_id    uuid REFERENCES kerai.page_versions (id) ON DELETE SET NULL,
+    page_version_id    uuid,
     target_id          uuid REFERENCES kerai.targets (id) ON DELETE SET NULL,
     chunk_index        integer NOT NULL CHECK (chunk_index >= 0),
     chunk_total        integer NOT NULL CHECK (chunk_total > chunk_index),
@@ -500,7 +500,7 @@ COMMENT ON TABLE kerai.ai_requests IS 'What was asked: questions (kerai.answer) 
 CREATE INDEX ai_requests_created_idx ON kerai.ai_requests (created_at);
 
 CREATE TABLE kerai.ai_responses (
-    id                uuid PRIMARY KEY DEFAULT kerai.uuid7(),
+    id                uuid NOT NULL DEFAULT kerai.uuid7(),
     request_id        uuid NOT NULL UNIQUE REFERENCES kerai.ai_requests (id) ON DELETE CASCADE,
     response          text NOT NULL,
     model             text NOT NULL,
@@ -508,26 +508,31 @@ CREATE TABLE kerai.ai_responses (
     prompt_tokens     integer NOT NULL DEFAULT 0,
     completion_tokens integer NOT NULL DEFAULT 0,
     tokens_used       integer GENERATED ALWAYS AS (prompt_tokens + completion_tokens) STORED,
-    created_at        timestamptz NOT NULL DEFAULT now()
+    created_at        timestamptz NOT NULL DEFAULT now(),
+    PRIMARY KEY (request_id, id)
 );
 COMMENT ON TABLE kerai.ai_responses IS
     'What was answered, by which model (extractive: no model), and the tokens it cost.';
 
 CREATE TABLE kerai.citations (
-    id              uuid PRIMARY KEY DEFAULT kerai.uuid7(),
-    response_id     uuid NOT NULL REFERENCES kerai.ai_responses (id) ON DELETE CASCADE,
-    chunk_id        uuid REFERENCES kerai.chunks (id) ON DELETE SET NULL,
+    id              uuid NOT NULL DEFAULT kerai.uuid7(),
+    request_id      uuid NOT NULL,
+    response_id     uuid NOT NULL,
+    chunk_id        uuid,
     relevance_score numeric(5, 4) NOT NULL,
     citation_order  integer NOT NULL,
     cited_text      text NOT NULL,
     page_version_id uuid,
     source_url      text,
-    CONSTRAINT citations_once_per_order UNIQUE (response_id, citation_order)
+    PRIMARY KEY (request_id, id),
+    FOREIGN KEY (request_id, response_id) REFERENCES kerai.ai_responses (request_id, id) ON DELETE CASCADE,
+    CONSTRAINT citations_once_per_order UNIQUE (request_id, response_id, citation_order)
 );
 COMMENT ON TABLE kerai.citations IS
     'The chunks an answer cites, in order. cited_text, page_version_id and source_url keep what was cited even after '
     'a new version of the page replaces the chunk''s text.';
 CREATE INDEX citations_response_idx ON kerai.citations (response_id);
+CREATE INDEX ai_responses_id_idx ON kerai.ai_responses (id);
 CREATE INDEX citations_chunk_idx ON kerai.citations (chunk_id);
 
 -- Record an answer: the request, the response, and its citations (in order, with relevance in

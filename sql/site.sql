@@ -143,13 +143,18 @@ BEGIN
     IF NOT coalesce(keep_documents, true) AND docs IS NOT NULL THEN
         DELETE FROM kerai.nodes n WHERE n.id = ANY (docs);
     END IF;
+    -- Kept passages forget the deleted versions: no foreign key spans groups (docs/scale-out.md).
+    -- Their target_id, and that of the requests, is cleared by its foreign key (targets is a
+    -- reference table).
+    UPDATE kerai.chunks c SET page_version_id = NULL
+     WHERE c.page_version_id IN (SELECT v.id FROM kerai.page_versions v WHERE v.target_id = t.id);
     DELETE FROM kerai.targets tg WHERE tg.id = t.id;
     RETURN out;
 END
 $$;
 
 CREATE TABLE kerai.pages (
-    id               uuid PRIMARY KEY DEFAULT gen_random_uuid(),
+    id               uuid NOT NULL DEFAULT gen_random_uuid(),
     target_id        uuid NOT NULL REFERENCES kerai.targets (id) ON DELETE CASCADE,
     url              text NOT NULL,
     url_hash         text NOT NULL,
@@ -169,8 +174,9 @@ CREATE TABLE kerai.pages (
     current_version  uuid,
     last_error       text,
     outlinks         jsonb,
-    alias_of         uuid REFERENCES kerai.pages (id) ON DELETE SET NULL,
+    alias_of         uuid,
     alias_reason     text CHECK (alias_reason IN ('canonical', 'duplicate')),
+    PRIMARY KEY (target_id, id),
     CONSTRAINT pages_one_per_url UNIQUE (target_id, url_hash)
 );
 COMMENT ON TABLE kerai.pages IS
@@ -179,9 +185,16 @@ COMMENT ON TABLE kerai.pages IS
     'alias_of: the page this URL shows, stored once (alias_reason canonical: its rel=canonical names it; '
     'duplicate: the same text); an alias has no version of its own (last_status duplicate).';
 CREATE INDEX pages_alias_of_idx ON kerai.pages (alias_of) WHERE alias_of IS NOT NULL;
+-- The target group's keys (pages, jobs, versions, job URLs) begin with target_id, as Citus
+-- requires of a distributed table's unique keys (docs/scale-out.md); ids stay unique by their
+-- generator, and this index (and its like on the other tables) serves lookups by id alone.
+-- Links inside the group that were ON DELETE SET NULL (alias_of, page_versions.job_id and
+-- near_duplicate_of) are plain columns: Citus refuses SET NULL on a key that holds the
+-- distribution column. They are only read joined to the row they name.
+CREATE INDEX pages_id_idx ON kerai.pages (id);
 
 CREATE TABLE kerai.scrape_jobs (
-    id             uuid PRIMARY KEY DEFAULT gen_random_uuid(),
+    id             uuid NOT NULL DEFAULT gen_random_uuid(),
     target_id      uuid NOT NULL REFERENCES kerai.targets (id) ON DELETE CASCADE,
     status         text NOT NULL DEFAULT 'PENDING'
         CHECK (status IN ('PENDING', 'RUNNING', 'COMPLETED', 'FAILED', 'CANCELLED')),
@@ -202,7 +215,8 @@ CREATE TABLE kerai.scrape_jobs (
     urls_enqueued  integer NOT NULL DEFAULT 0,
     metrics        jsonb NOT NULL DEFAULT '{}'::jsonb,
     error          text,
-    exit_code      integer
+    exit_code      integer,
+    PRIMARY KEY (target_id, id)
 );
 COMMENT ON TABLE kerai.scrape_jobs IS
     'Crawl runs: PENDING -> RUNNING -> COMPLETED / FAILED / CANCELLED. Completion is final; a failed job '
@@ -210,11 +224,13 @@ COMMENT ON TABLE kerai.scrape_jobs IS
 CREATE UNIQUE INDEX scrape_jobs_one_pending_per_target_idx ON kerai.scrape_jobs (target_id) WHERE status = 'PENDING';
 CREATE INDEX scrape_jobs_pending_idx ON kerai.scrape_jobs (scheduled_at) WHERE status = 'PENDING';
 CREATE INDEX scrape_jobs_target_idx ON kerai.scrape_jobs (target_id, scheduled_at DESC);
+CREATE INDEX scrape_jobs_id_idx ON kerai.scrape_jobs (id);
 
 CREATE TABLE kerai.page_versions (
-    id             uuid PRIMARY KEY DEFAULT gen_random_uuid(),
-    page_id        uuid NOT NULL REFERENCES kerai.pages (id) ON DELETE CASCADE,
-    job_id         uuid REFERENCES kerai.scrape_jobs (id) ON DELETE SET NULL,
+    id             uuid NOT NULL DEFAULT gen_random_uuid(),
+    target_id      uuid NOT NULL,
+    page_id        uuid NOT NULL,
+    job_id         uuid,
     content_hash   text NOT NULL,
     raw_html       text,
     raw_html_uri   text,
@@ -224,18 +240,21 @@ CREATE TABLE kerai.page_versions (
     language       text,
     content_length integer,
     metadata       jsonb NOT NULL DEFAULT '{}'::jsonb,
-    document_id    uuid REFERENCES kerai.nodes (id) ON DELETE SET NULL,
+    document_id    uuid,
     scraped_at     timestamptz NOT NULL DEFAULT now(),
     minhash           bigint[],
     minhash_bands     bigint[],
-    near_duplicate_of uuid REFERENCES kerai.pages (id) ON DELETE SET NULL,
-    similarity        real
+    near_duplicate_of uuid,
+    similarity        real,
+    PRIMARY KEY (target_id, id),
+    FOREIGN KEY (target_id, page_id) REFERENCES kerai.pages (target_id, id) ON DELETE CASCADE
 );
 COMMENT ON TABLE kerai.page_versions IS
     'A snapshot each time a page''s content changes: content_hash = SHA-256 of the normalised extracted text; '
     'raw HTML (out of line above 1 MB, see raw_html_uri); the document it produced. minhash (64 values) and '
     'minhash_bands (8 keys) are the text''s near-duplicate signature; near_duplicate_of names another page of '
     'the target whose current text it resembles (estimated Jaccard similarity >= 0.9, in similarity).';
+CREATE INDEX page_versions_id_idx ON kerai.page_versions (id);
 CREATE INDEX page_versions_page_idx ON kerai.page_versions (page_id, scraped_at DESC);
 CREATE INDEX page_versions_content_hash_idx ON kerai.page_versions (content_hash);
 CREATE INDEX page_versions_minhash_bands_idx ON kerai.page_versions USING gin (minhash_bands);
@@ -258,8 +277,9 @@ CREATE TRIGGER page_versions_clear_current_version AFTER DELETE ON kerai.page_ve
 
 -- The URLs of one job, leased to fetchers in batches.
 CREATE TABLE kerai.job_urls (
-    id             bigserial PRIMARY KEY,
-    job_id         uuid NOT NULL REFERENCES kerai.scrape_jobs (id) ON DELETE CASCADE,
+    id             bigserial,
+    target_id      uuid NOT NULL,
+    job_id         uuid NOT NULL,
     url            text NOT NULL,
     url_hash       text NOT NULL,
     host           text NOT NULL,
@@ -277,7 +297,9 @@ CREATE TABLE kerai.job_urls (
     error_kind     text,
     error          text,
     finished_at    timestamptz,
-    CONSTRAINT job_urls_once_per_job UNIQUE (job_id, url_hash)
+    PRIMARY KEY (target_id, id),
+    FOREIGN KEY (target_id, job_id) REFERENCES kerai.scrape_jobs (target_id, id) ON DELETE CASCADE,
+    CONSTRAINT job_urls_once_per_job UNIQUE (target_id, job_id, url_hash)
 );
 COMMENT ON TABLE kerai.job_urls IS
     'The URLs of one crawl job, each once (by url_hash), leased to fetchers in batches: url, host, depth, via '
@@ -288,6 +310,7 @@ COMMENT ON TABLE kerai.job_urls IS
 -- In the order URLs are claimed (kerai._job_claim_urls: lowest depth first), so that a claim
 -- reads the few it takes, not every URL the job has left.
 CREATE INDEX job_urls_claim_idx ON kerai.job_urls (job_id, depth, id) WHERE status IN ('pending', 'leased');
+CREATE INDEX job_urls_id_idx ON kerai.job_urls (id);
 
 -- Logs grow with every run, so they are partitioned by week (seed 001): kerai.maintain_job_logs
 -- (ops_partitions.sql) makes the weeks ahead and drops those past the retention. The default
@@ -297,17 +320,18 @@ CREATE INDEX job_urls_claim_idx ON kerai.job_urls (job_id, depth, id) WHERE stat
 -- an attach would make colliding with the ones the dump makes.
 CREATE TABLE kerai.job_logs (
     id         bigserial,
-    job_id     uuid REFERENCES kerai.scrape_jobs (id) ON DELETE CASCADE,
-    target_id  uuid REFERENCES kerai.targets (id) ON DELETE CASCADE,
+    job_id     uuid,
+    target_id  uuid NOT NULL REFERENCES kerai.targets (id) ON DELETE CASCADE,
     level      text NOT NULL CHECK (level IN ('INFO', 'WARN', 'ERROR')),
     event      text NOT NULL,
     message    text NOT NULL,
     url        text,
     details    jsonb NOT NULL DEFAULT '{}'::jsonb,
-    created_at timestamptz NOT NULL DEFAULT now()
+    created_at timestamptz NOT NULL DEFAULT now(),
+    FOREIGN KEY (target_id, job_id) REFERENCES kerai.scrape_jobs (target_id, id) ON DELETE CASCADE
 ) PARTITION BY RANGE (created_at);
 CREATE TABLE kerai.job_logs_default PARTITION OF kerai.job_logs DEFAULT;
-ALTER TABLE kerai.job_logs_default ADD PRIMARY KEY (id);
+ALTER TABLE kerai.job_logs_default ADD PRIMARY KEY (target_id, id);
 CREATE INDEX job_logs_default_job_idx ON kerai.job_logs_default (job_id, id);
 CREATE INDEX job_logs_default_created_idx ON kerai.job_logs_default (created_at);
 COMMENT ON TABLE kerai.job_logs IS

@@ -29,6 +29,27 @@ SELECT p.colocation, array_agg(DISTINCT format_type(a.atttypid, a.atttypmod)) AS
  WHERE p.placement = 'distributed'
  GROUP BY 1 ORDER BY 1;
 
+-- Keys Citus accepts: a distributed table's primary key and unique keys hold its distribution
+-- column, and a foreign key between two distributed tables stays in one co-location group and
+-- pairs the two columns. Listed: what does not yet (the document group is next).
+SELECT p.table_name, c.conname, c.contype
+  FROM kerai.distribution_plan p
+  JOIN pg_constraint c ON c.conrelid = ('kerai.' || p.table_name)::regclass AND c.contype IN ('p', 'u')
+  JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attname = p.distribution_column
+ WHERE p.placement = 'distributed' AND NOT a.attnum = ANY (c.conkey)
+ ORDER BY 1, 2;
+SELECT p.table_name, c.conname, f.table_name AS refers_to
+  FROM kerai.distribution_plan p
+  JOIN pg_constraint c ON c.conrelid = ('kerai.' || p.table_name)::regclass AND c.contype = 'f'
+  JOIN kerai.distribution_plan f ON ('kerai.' || f.table_name)::regclass = c.confrelid
+  JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attname = p.distribution_column
+  JOIN pg_attribute fa ON fa.attrelid = c.confrelid AND fa.attname = f.distribution_column
+ WHERE p.placement = 'distributed' AND f.placement = 'distributed'
+   AND (p.colocation IS DISTINCT FROM f.colocation
+        OR NOT EXISTS (SELECT 1 FROM unnest(c.conkey, c.confkey) AS k(mine, theirs)
+                        WHERE k.mine = a.attnum AND k.theirs = fa.attnum))
+ ORDER BY 1, 2;
+
 -- What a dump keeps (user data) is distributed or a reference table, never coordinator-only.
 SELECT p.table_name, p.placement
   FROM pg_extension e, unnest(e.extconfig) AS x(oid)

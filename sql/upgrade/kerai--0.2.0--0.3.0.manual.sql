@@ -14,7 +14,7 @@ ALTER TABLE kerai.pages DROP CONSTRAINT IF EXISTS pages_current_version_fk;
 -- sequence is kept.
 -- covers: CREATE TABLE kerai.job_logs (
 -- covers: CREATE TABLE kerai.job_logs_default PARTITION OF kerai.job_logs DEFAULT
--- covers: ALTER TABLE kerai.job_logs_default ADD PRIMARY KEY (id)
+-- covers: ALTER TABLE kerai.job_logs_default ADD PRIMARY KEY (target_id, id)
 -- covers: CREATE INDEX job_logs_default_job_idx ON kerai.job_logs_default (job_id, id)
 -- covers: CREATE INDEX job_logs_default_created_idx ON kerai.job_logs_default (created_at)
 ALTER SEQUENCE kerai.job_logs_id_seq OWNED BY NONE;
@@ -32,7 +32,7 @@ END
 $$;
 CREATE TABLE kerai.job_logs (
     id         bigint NOT NULL DEFAULT nextval('kerai.job_logs_id_seq'::regclass),
-    job_id     uuid REFERENCES kerai.scrape_jobs (id) ON DELETE CASCADE,
+    job_id     uuid,
     target_id  uuid REFERENCES kerai.targets (id) ON DELETE CASCADE,
     level      text NOT NULL CHECK (level IN ('INFO', 'WARN', 'ERROR')),
     event      text NOT NULL,
@@ -157,18 +157,77 @@ ALTER TABLE kerai.citations ALTER COLUMN request_id SET NOT NULL;
 UPDATE kerai.job_logs l SET target_id = j.target_id FROM kerai.scrape_jobs j WHERE j.id = l.job_id AND l.target_id IS NULL;
 ALTER TABLE kerai.job_logs ALTER COLUMN target_id SET NOT NULL;
 
+-- Keys that hold the distribution column (docs/scale-out.md): in the target and request groups,
+-- every primary key, unique key and foreign key begins with target_id or request_id, as Citus
+-- requires. Foreign keys that cross groups (a version's document, a passage's version, a
+-- citation's chunk) go: kerai's functions keep those links. The
+-- foreign keys into the changed keys are found in the catalog (a table partitioned at 0.2.0
+-- has its own names), dropped, and made again on both columns.
+-- covers: CREATE TABLE kerai.scrape_jobs (
+-- covers: CREATE TABLE kerai.chunks (
+-- covers: CREATE TABLE kerai.ai_requests (
+-- covers: CREATE TABLE kerai.ai_responses (
+-- covers: CREATE TABLE kerai.citations (
+DO $$
+DECLARE
+    r record;
+    cols text;
+BEGIN
+    FOR r IN SELECT c.conname, c.conrelid::regclass AS rel
+               FROM pg_constraint c JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = c.conkey[1]
+              WHERE c.contype = 'f' AND c.conparentid = 0
+                AND (c.confrelid IN ('kerai.pages'::regclass, 'kerai.scrape_jobs'::regclass,
+                                     'kerai.page_versions'::regclass, 'kerai.ai_responses'::regclass)
+                     OR (c.conrelid, a.attname) IN (('kerai.page_versions'::regclass, 'document_id'),
+                                                    ('kerai.citations'::regclass, 'chunk_id'))) LOOP
+        EXECUTE format('ALTER TABLE %s DROP CONSTRAINT %I', r.rel, r.conname);
+    END LOOP;
+    -- The same links, where partition_by_month had made them rows of partition_references.
+    DELETE FROM kerai.partition_references
+     WHERE (child_table, child_column) IN (('chunks', 'page_version_id'), ('citations', 'chunk_id'));
+    IF NOT EXISTS (SELECT 1 FROM kerai.partition_references WHERE parent_table = 'page_versions') THEN
+        DROP TRIGGER IF EXISTS page_versions_references_on_delete ON kerai.page_versions;
+    END IF;
+    -- Primary keys: the group's key first, then the columns they had (id, and the month of a
+    -- table partitioned by month).
+    FOR r IN SELECT * FROM (VALUES ('pages', 'target_id'), ('scrape_jobs', 'target_id'),
+                                   ('page_versions', 'target_id'), ('job_urls', 'target_id'),
+                                   ('ai_responses', 'request_id'), ('citations', 'request_id')) AS v(tbl, key) LOOP
+        SELECT string_agg(quote_ident(a.attname), ', ' ORDER BY k.n) INTO cols
+          FROM pg_constraint c CROSS JOIN LATERAL unnest(c.conkey) WITH ORDINALITY AS k(attnum, n)
+          JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = k.attnum
+         WHERE c.conrelid = format('kerai.%I', r.tbl)::regclass AND c.contype = 'p';
+        EXECUTE format('ALTER TABLE kerai.%I DROP CONSTRAINT %I, ADD CONSTRAINT %I PRIMARY KEY (%I, %s)',
+                       r.tbl, r.tbl || '_pkey', r.tbl || '_pkey', r.key, cols);
+    END LOOP;
+END
+$$;
+ALTER TABLE kerai.job_urls DROP CONSTRAINT job_urls_once_per_job,
+    ADD CONSTRAINT job_urls_once_per_job UNIQUE (target_id, job_id, url_hash);
+ALTER TABLE kerai.citations DROP CONSTRAINT citations_once_per_order,
+    ADD CONSTRAINT citations_once_per_order UNIQUE (request_id, response_id, citation_order);
+ALTER TABLE kerai.job_logs_default DROP CONSTRAINT job_logs_default_pkey, ADD PRIMARY KEY (target_id, id);
+ALTER TABLE kerai.page_versions
+    ADD FOREIGN KEY (target_id, page_id) REFERENCES kerai.pages (target_id, id) ON DELETE CASCADE;
+ALTER TABLE kerai.job_urls
+    ADD FOREIGN KEY (target_id, job_id) REFERENCES kerai.scrape_jobs (target_id, id) ON DELETE CASCADE;
+ALTER TABLE kerai.job_logs
+    ADD FOREIGN KEY (target_id, job_id) REFERENCES kerai.scrape_jobs (target_id, id) ON DELETE CASCADE;
+ALTER TABLE kerai.citations
+    ADD FOREIGN KEY (request_id, response_id) REFERENCES kerai.ai_responses (request_id, id) ON DELETE CASCADE;
+
 -- Duplicate pages (site.sql, docs/sql.md#duplicate-pages): aliases, near-duplicate
 -- signatures and the duplicate outcome. Pages stored before the update are judged again when
 -- they are next fetched.
 -- covers: CREATE TABLE kerai.pages (
 -- covers: CREATE TABLE kerai.page_versions (
 -- covers: CREATE TABLE kerai.job_urls (
-ALTER TABLE kerai.pages ADD COLUMN alias_of uuid REFERENCES kerai.pages (id) ON DELETE SET NULL,
+ALTER TABLE kerai.pages ADD COLUMN alias_of uuid,
     ADD COLUMN alias_reason text CHECK (alias_reason IN ('canonical', 'duplicate')),
     DROP CONSTRAINT pages_last_status_check,
     ADD CONSTRAINT pages_last_status_check CHECK (last_status IN ('new', 'updated', 'unchanged', 'failed', 'duplicate'));
 ALTER TABLE kerai.page_versions ADD COLUMN minhash bigint[], ADD COLUMN minhash_bands bigint[],
-    ADD COLUMN near_duplicate_of uuid REFERENCES kerai.pages (id) ON DELETE SET NULL, ADD COLUMN similarity real;
+    ADD COLUMN near_duplicate_of uuid, ADD COLUMN similarity real;
 ALTER TABLE kerai.job_urls DROP CONSTRAINT job_urls_outcome_check,
     ADD CONSTRAINT job_urls_outcome_check
         CHECK (outcome IN ('new', 'updated', 'unchanged', 'failed', 'skipped', 'duplicate'));
