@@ -25,10 +25,9 @@ const DETERMINERS: &[&str] = &["the", "a", "an", "its", "their", "his", "her", "
 
 /// Verbs that end a sentence's subject.
 static SUBJECT_END: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
+    super::ascii_bounded(
         r"\b(?:is|are|was|were|has|have|had|will|would|can|employs|employed|opened|opens|received|receives|won|secured|awarded|costs?|houses|leads|led|heads|became|serves|served|founded|established|announced|launched|provides|offers|operates|runs|says|said)\b",
     )
-    .expect("verb pattern")
 });
 
 struct Patterns {
@@ -49,7 +48,7 @@ struct Patterns {
 }
 
 static PATTERNS: LazyLock<Patterns> = LazyLock::new(|| {
-    let re = |p: &str| Regex::new(p).expect("claim pattern compiles");
+    let re = super::ascii_bounded;
     Patterns {
         founded_passive: re(
             r"\b(?:was|were|has been|had been)\s+(?:originally\s+)?(?:founded|established|set up|created|incorporated)\b",

@@ -181,6 +181,29 @@ mod tests {
     }
 
     #[test]
+    fn dates_next_to_text_without_spaces() {
+        // Chinese and Japanese write numbers against the next word; the boundaries around a
+        // date are ASCII word boundaries, so the year is found there too, and the same dates
+        // as before are found in text with spaces and accents.
+        let dates = |t: &str| -> Vec<String> {
+            found(t)
+                .into_iter()
+                .filter(|(k, _)| *k == EntityKind::Date)
+                .map(|(_, t)| t)
+                .collect()
+        };
+        assert_eq!(
+            dates("该研究所成立于1998年，2026-03-12开放。"),
+            vec!["1998", "2026-03-12"]
+        );
+        assert_eq!(
+            dates("The café in Zürich opened on 4 May 2026."),
+            vec!["4 May 2026"]
+        );
+        assert_eq!(dates("Zürich1998 x2026y"), Vec::<String>::new());
+    }
+
+    #[test]
     fn money_and_numbers() {
         use EntityKind::*;
         let got = found(

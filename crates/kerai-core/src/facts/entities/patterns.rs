@@ -25,7 +25,7 @@ struct Rule {
 
 fn rule(pattern: &str, kind: EntityKind, confidence: f32) -> Rule {
     Rule {
-        re: Regex::new(pattern).expect("entity pattern compiles"),
+        re: crate::facts::ascii_bounded(pattern),
         kind,
         confidence,
     }
@@ -141,7 +141,7 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
 });
 
 static YEAR_RE: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"\b(?:1[5-9]|20)\d\d(?:s|[a-e])?\b").expect("year pattern"));
+    LazyLock::new(|| crate::facts::ascii_bounded(r"\b(?:1[5-9]|20)\d\d(?:s|[a-e])?\b"));
 
 /// Words before a bare year that make it a date ("in 1998", "since 2019"); so do seasons
 /// ("spring 2019").
