@@ -139,14 +139,16 @@ COMMENT ON VIEW kerai.agent_balances IS
     '1 Koi = 10^9 nKoi), rewards (how many), last_reward_at.';
 
 CREATE TABLE kerai.perspectives (
+    document_id uuid NOT NULL,
     agent_id   uuid NOT NULL REFERENCES kerai.agents (id) ON DELETE CASCADE,
     node_id    uuid NOT NULL REFERENCES kerai.nodes (id) ON DELETE CASCADE,
     weight     float8 NOT NULL CHECK (weight BETWEEN -1 AND 1),
     note       text,
     created_at timestamptz NOT NULL DEFAULT now(),
     updated_at timestamptz NOT NULL DEFAULT now(),
-    PRIMARY KEY (node_id, agent_id)
+    PRIMARY KEY (document_id, node_id, agent_id)
 );
+CREATE INDEX perspectives_node_idx ON kerai.perspectives (node_id, agent_id);
 COMMENT ON TABLE kerai.perspectives IS
     'What an agent thinks of a node: weight in [-1, 1] (relevant, surprising: high; dead end: low) and a note.';
 
@@ -166,7 +168,7 @@ BEGIN
     END IF;
     INSERT INTO kerai.perspectives AS p (agent_id, node_id, weight, note)
     VALUES (who.id, node, weight, note)
-    ON CONFLICT (node_id, agent_id) DO UPDATE
+    ON CONFLICT (document_id, node_id, agent_id) DO UPDATE
         SET weight = EXCLUDED.weight, note = coalesce(EXCLUDED.note, p.note), updated_at = now();
 END
 $$;

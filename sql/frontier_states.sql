@@ -84,14 +84,14 @@ CREATE INDEX reference_state_dirty_idx ON kerai.reference_state (node_id) WHERE 
 CREATE INDEX reference_state_resolved_at_idx ON kerai.reference_state (resolved_at) WHERE resolved_at IS NOT NULL;
 
 CREATE TABLE kerai.reference_transitions (
-    id         bigserial PRIMARY KEY,
+    id         bigserial,
     node_id    uuid NOT NULL REFERENCES kerai.nodes (id) ON DELETE CASCADE,
     from_state text NOT NULL,
     to_state   text NOT NULL,
     info       jsonb NOT NULL DEFAULT '{}'::jsonb,
-    at         timestamptz NOT NULL DEFAULT clock_timestamp()
+    at         timestamptz NOT NULL DEFAULT clock_timestamp(),
+    PRIMARY KEY (node_id, id)
 );
-CREATE INDEX reference_transitions_node_idx ON kerai.reference_transitions (node_id, id);
 COMMENT ON TABLE kerai.reference_transitions IS 'Every state change of every reference, with when and why.';
 
 -- Reference status counters for the dashboard (see counters.sql).
@@ -137,7 +137,7 @@ COMMENT ON TABLE kerai.extraction_queue IS
 -- The work queue between kerai.crawl_cycle() (which claims references) and the fetcher
 -- (which finds, fetches and converts them, and deposits markdown for the next cycle).
 CREATE TABLE kerai.crawl_queue (
-    id           bigserial PRIMARY KEY,
+    id           bigserial,
     node_id      uuid NOT NULL REFERENCES kerai.nodes (id) ON DELETE CASCADE,
     agent_id     uuid REFERENCES kerai.agents (id) ON DELETE SET NULL,
     status       text NOT NULL DEFAULT 'pending'
@@ -150,8 +150,10 @@ CREATE TABLE kerai.crawl_queue (
     result       jsonb,
     error        text,
     created_at   timestamptz NOT NULL DEFAULT now(),
-    updated_at   timestamptz NOT NULL DEFAULT now()
+    updated_at   timestamptz NOT NULL DEFAULT now(),
+    PRIMARY KEY (node_id, id)
 );
+CREATE INDEX crawl_queue_id_idx ON kerai.crawl_queue (id);
 CREATE UNIQUE INDEX crawl_queue_one_open_per_reference_idx ON kerai.crawl_queue (node_id)
     WHERE status IN ('pending', 'leased', 'deposited');
 CREATE INDEX crawl_queue_pending_idx ON kerai.crawl_queue (id) WHERE status IN ('pending', 'leased');

@@ -32,7 +32,8 @@ CREATE INDEX nodes_document_title_trgm_idx ON kerai.nodes USING gin (content gin
     WHERE kind = 'document';
 
 CREATE TABLE kerai.edges (
-    id          uuid PRIMARY KEY DEFAULT gen_random_uuid(),
+    id          uuid NOT NULL DEFAULT gen_random_uuid(),
+    document_id uuid NOT NULL,
     source_id   uuid NOT NULL REFERENCES kerai.nodes (id) ON DELETE CASCADE,
     target_id   uuid NOT NULL REFERENCES kerai.nodes (id) ON DELETE CASCADE,
     relation    text NOT NULL,
@@ -40,7 +41,8 @@ CREATE TABLE kerai.edges (
     created_at  timestamptz NOT NULL DEFAULT now(),
     CONSTRAINT edges_relation_is_a_word CHECK (relation ~ '^[a-z][a-z0-9_]*$'),
     CONSTRAINT edges_metadata_is_object CHECK (jsonb_typeof(metadata) = 'object'),
-    CONSTRAINT edges_one_per_relation UNIQUE (source_id, relation, target_id)
+    PRIMARY KEY (document_id, id),
+    CONSTRAINT edges_one_per_relation UNIQUE (document_id, source_id, relation, target_id)
 );
 COMMENT ON TABLE kerai.edges IS
     'Directed, typed links between nodes: cites (a paragraph cites a reference), resolves_to '
@@ -48,3 +50,4 @@ COMMENT ON TABLE kerai.edges IS
     '(a page contains an attached document), ... At most one edge per (source, relation, target).';
 
 CREATE INDEX edges_target_relation_idx ON kerai.edges (target_id, relation);
+CREATE INDEX edges_source_relation_idx ON kerai.edges (source_id, relation);

@@ -11,18 +11,12 @@
 -- inserted by hand without it gets it from its parent row (the triggers below), so a
 -- single-server user never has to think about it.
 
--- The keys 0.2.0 did not have: the document of an edge (its source node's), of a vector and of
--- an entity (their chunk's), of a perspective (its node's). The target and request groups have
--- theirs in their tables' definitions (site.sql, retrieval.sql), where every primary key,
--- unique constraint and foreign key inside the group holds the key, as Citus requires. Reference
--- nodes name themselves (kerai._fill_node_document).
-ALTER TABLE kerai.edges ADD COLUMN document_id uuid NOT NULL;
-ALTER TABLE kerai.embeddings ADD COLUMN document_id uuid NOT NULL;
-ALTER TABLE kerai.entities ADD COLUMN document_id uuid NOT NULL;
-ALTER TABLE kerai.perspectives ADD COLUMN document_id uuid NOT NULL;
+-- Every table has its key in its definition (the document of an edge is its source node's, of
+-- a vector and of an entity their chunk's, of a perspective its node's), and every primary key
+-- and unique constraint holds it, as Citus requires; so does every foreign key inside the
+-- target and request groups (the document group's, to nodes and chunks, are next: see
+-- pg_regress/sql/distribution.sql). Reference nodes name themselves (kerai._fill_node_document).
 ALTER TABLE kerai.nodes ALTER COLUMN document_id SET NOT NULL;
-CREATE INDEX edges_document_idx ON kerai.edges (document_id);
-CREATE INDEX embeddings_document_idx ON kerai.embeddings (document_id);
 
 -- A node without a document_id: a node without a parent is its own document (a document, a
 -- reference, a concept); any other node belongs to its parent's document.

@@ -203,13 +203,16 @@ CREATE INDEX chunks_source_url_idx ON kerai.chunks (source_url text_pattern_ops)
 -- ---------------------------------------------------------------- embeddings
 
 CREATE TABLE kerai.embeddings (
-    chunk_id   uuid PRIMARY KEY REFERENCES kerai.chunks (id) ON DELETE CASCADE,
+    document_id uuid NOT NULL,
+    chunk_id   uuid NOT NULL REFERENCES kerai.chunks (id) ON DELETE CASCADE,
     model_name text NOT NULL,
     dimensions integer NOT NULL,
     embedding  vector NOT NULL,
     created_at timestamptz NOT NULL DEFAULT now(),
-    CONSTRAINT embeddings_dimensions_match CHECK (vector_dims(embedding) = dimensions)
+    CONSTRAINT embeddings_dimensions_match CHECK (vector_dims(embedding) = dimensions),
+    PRIMARY KEY (document_id, chunk_id)
 );
+CREATE INDEX embeddings_chunk_idx ON kerai.embeddings (chunk_id);
 COMMENT ON TABLE kerai.embeddings IS
     'One embedding per chunk, with the model that made it. Each model has its own HNSW index '
     '(kerai.create_embedding_index, called by kerai.configure_embeddings).';
@@ -365,7 +368,7 @@ BEGIN
     ), stored AS (
         INSERT INTO kerai.embeddings AS e (chunk_id, document_id, model_name, dimensions, embedding)
         SELECT id, document_id, model, dims, v::vector FROM mine
-        ON CONFLICT (chunk_id) DO UPDATE SET model_name = EXCLUDED.model_name, dimensions = EXCLUDED.dimensions,
+        ON CONFLICT (document_id, chunk_id) DO UPDATE SET model_name = EXCLUDED.model_name, dimensions = EXCLUDED.dimensions,
                embedding = EXCLUDED.embedding, created_at = now()
         RETURNING e.chunk_id
     )
@@ -451,13 +454,15 @@ $$;
 -- ---------------------------------------------------------------- entities and claims
 
 CREATE TABLE kerai.entities (
-    id          bigserial PRIMARY KEY,
+    id          bigserial,
+    document_id uuid NOT NULL,
     chunk_id    uuid NOT NULL REFERENCES kerai.chunks (id) ON DELETE CASCADE,
     text        text NOT NULL,
     kind        text NOT NULL,
     start_char  integer NOT NULL,
     end_char    integer NOT NULL,
-    confidence  real NOT NULL
+    confidence  real NOT NULL,
+    PRIMARY KEY (document_id, id)
 );
 COMMENT ON TABLE kerai.entities IS
     'Named entities found by rules in each chunk (organization, person, product, location, date, money, number, '
@@ -466,7 +471,7 @@ CREATE INDEX entities_chunk_idx ON kerai.entities (chunk_id);
 CREATE INDEX entities_kind_text_idx ON kerai.entities (kind, lower(text));
 
 CREATE TABLE kerai.claims (
-    id          bigserial PRIMARY KEY,
+    id          bigserial,
     document_id uuid NOT NULL REFERENCES kerai.nodes (id) ON DELETE CASCADE,
     chunk_id    uuid REFERENCES kerai.chunks (id) ON DELETE CASCADE,
     statement   text NOT NULL,
@@ -476,7 +481,8 @@ CREATE TABLE kerai.claims (
     confidence  real NOT NULL CHECK (confidence BETWEEN 0 AND 1),
     source      text NOT NULL CHECK (source IN ('json_ld', 'pattern', 'llm')),
     request_id  uuid,
-    created_at  timestamptz NOT NULL DEFAULT now()
+    created_at  timestamptz NOT NULL DEFAULT now(),
+    PRIMARY KEY (document_id, id)
 );
 COMMENT ON TABLE kerai.claims IS
     'Claims (statement, subject / predicate / object, confidence) with their source chunk: from the page''s JSON-LD '

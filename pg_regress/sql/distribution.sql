@@ -29,14 +29,15 @@ SELECT p.colocation, array_agg(DISTINCT format_type(a.atttypid, a.atttypmod)) AS
  WHERE p.placement = 'distributed'
  GROUP BY 1 ORDER BY 1;
 
--- Keys Citus accepts: a distributed table's primary key and unique keys hold its distribution
--- column, and a foreign key between two distributed tables stays in one co-location group and
--- pairs the two columns. Listed: what does not yet (the document group is next).
-SELECT p.table_name, c.conname, c.contype
+-- Keys Citus accepts: a distributed table's primary key and unique keys (every unique index)
+-- hold its distribution column, and a foreign key between two distributed tables stays in one
+-- co-location group and pairs the two columns. Listed: what does not yet (the document group's
+-- nodes and chunks, and the lookups that span documents: a DOI, a document's identity).
+SELECT p.table_name, i.indexrelid::regclass AS unique_index
   FROM kerai.distribution_plan p
-  JOIN pg_constraint c ON c.conrelid = ('kerai.' || p.table_name)::regclass AND c.contype IN ('p', 'u')
-  JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attname = p.distribution_column
- WHERE p.placement = 'distributed' AND NOT a.attnum = ANY (c.conkey)
+  JOIN pg_index i ON i.indrelid = ('kerai.' || p.table_name)::regclass AND i.indisunique
+  JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attname = p.distribution_column
+ WHERE p.placement = 'distributed' AND NOT a.attnum = ANY (i.indkey)
  ORDER BY 1, 2;
 SELECT p.table_name, c.conname, f.table_name AS refers_to
   FROM kerai.distribution_plan p

@@ -157,17 +157,24 @@ ALTER TABLE kerai.citations ALTER COLUMN request_id SET NOT NULL;
 UPDATE kerai.job_logs l SET target_id = j.target_id FROM kerai.scrape_jobs j WHERE j.id = l.job_id AND l.target_id IS NULL;
 ALTER TABLE kerai.job_logs ALTER COLUMN target_id SET NOT NULL;
 
--- Keys that hold the distribution column (docs/scale-out.md): in the target and request groups,
--- every primary key, unique key and foreign key begins with target_id or request_id, as Citus
--- requires. Foreign keys that cross groups (a version's document, a passage's version, a
--- citation's chunk) go: kerai's functions keep those links. The
--- foreign keys into the changed keys are found in the catalog (a table partitioned at 0.2.0
--- has its own names), dropped, and made again on both columns.
+-- Keys that hold the distribution column (docs/scale-out.md), as Citus requires: every primary
+-- and unique key begins with the row's target_id, request_id, document_id or node_id, and so do
+-- the foreign keys inside the target and request groups. Foreign keys that cross groups (a
+-- version's document, a passage's version, a citation's chunk) go: kerai's functions keep
+-- those links. The foreign keys into the changed keys are found in the catalog (a table
+-- partitioned at 0.2.0 has its own names), dropped, and made again on both columns.
 -- covers: CREATE TABLE kerai.scrape_jobs (
 -- covers: CREATE TABLE kerai.chunks (
 -- covers: CREATE TABLE kerai.ai_requests (
 -- covers: CREATE TABLE kerai.ai_responses (
 -- covers: CREATE TABLE kerai.citations (
+-- covers: CREATE TABLE kerai.edges (
+-- covers: CREATE TABLE kerai.perspectives (
+-- covers: CREATE TABLE kerai.reference_transitions (
+-- covers: CREATE TABLE kerai.crawl_queue (
+-- covers: CREATE TABLE kerai.embeddings (
+-- covers: CREATE TABLE kerai.entities (
+-- covers: CREATE TABLE kerai.claims (
 DO $$
 DECLARE
     r record;
@@ -192,7 +199,11 @@ BEGIN
     -- table partitioned by month).
     FOR r IN SELECT * FROM (VALUES ('pages', 'target_id'), ('scrape_jobs', 'target_id'),
                                    ('page_versions', 'target_id'), ('job_urls', 'target_id'),
-                                   ('ai_responses', 'request_id'), ('citations', 'request_id')) AS v(tbl, key) LOOP
+                                   ('ai_responses', 'request_id'), ('citations', 'request_id'),
+                                   ('edges', 'document_id'), ('perspectives', 'document_id'),
+                                   ('embeddings', 'document_id'), ('entities', 'document_id'),
+                                   ('claims', 'document_id'), ('reference_transitions', 'node_id'),
+                                   ('crawl_queue', 'node_id')) AS v(tbl, key) LOOP
         SELECT string_agg(quote_ident(a.attname), ', ' ORDER BY k.n) INTO cols
           FROM pg_constraint c CROSS JOIN LATERAL unnest(c.conkey) WITH ORDINALITY AS k(attnum, n)
           JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = k.attnum
@@ -202,6 +213,9 @@ BEGIN
     END LOOP;
 END
 $$;
+ALTER TABLE kerai.edges DROP CONSTRAINT edges_one_per_relation,
+    ADD CONSTRAINT edges_one_per_relation UNIQUE (document_id, source_id, relation, target_id);
+DROP INDEX kerai.reference_transitions_node_idx;
 ALTER TABLE kerai.job_urls DROP CONSTRAINT job_urls_once_per_job,
     ADD CONSTRAINT job_urls_once_per_job UNIQUE (target_id, job_id, url_hash);
 ALTER TABLE kerai.citations DROP CONSTRAINT citations_once_per_order,
