@@ -380,7 +380,7 @@ BEGIN
     ELSE
         EXECUTE format('CREATE TABLE kerai.%I PARTITION OF kerai.job_logs FOR VALUES FROM (%L) TO (%L)', part, lo, hi);
     END IF;
-    EXECUTE format('ALTER TABLE kerai.%I ADD PRIMARY KEY (target_id, id)', part);
+    EXECUTE format('ALTER TABLE kerai.%I ADD PRIMARY KEY (id, target_id)', part);
     EXECUTE format('CREATE INDEX %I ON kerai.%I (job_id, id)', part || '_job_idx', part);
     RETURN true;
 END

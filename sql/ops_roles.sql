@@ -94,6 +94,9 @@ BEGIN
                     kerai.counter_deltas TO kerai_editor;
     GRANT INSERT, UPDATE ON kerai.scrape_jobs, kerai.agents TO kerai_editor;
     GRANT UPDATE ON kerai.job_urls, kerai.reference_state TO kerai_editor;
+    -- kerai.delete_target clears kept passages' links to the target's versions (no foreign key
+    -- spans the document and target groups, docs/scale-out.md).
+    GRANT UPDATE (page_version_id) ON kerai.chunks TO kerai_editor;
     GRANT INSERT, UPDATE, DELETE ON kerai.perspectives TO kerai_editor;
     GRANT USAGE ON SEQUENCE kerai.job_logs_id_seq, kerai.reference_transitions_id_seq,
                             kerai.counter_deltas_id_seq TO kerai_editor;

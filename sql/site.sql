@@ -299,7 +299,7 @@ CREATE TABLE kerai.job_urls (
     finished_at    timestamptz,
     PRIMARY KEY (target_id, id),
     FOREIGN KEY (target_id, job_id) REFERENCES kerai.scrape_jobs (target_id, id) ON DELETE CASCADE,
-    CONSTRAINT job_urls_once_per_job UNIQUE (target_id, job_id, url_hash)
+    CONSTRAINT job_urls_once_per_job UNIQUE (job_id, url_hash, target_id)
 );
 COMMENT ON TABLE kerai.job_urls IS
     'The URLs of one crawl job, each once (by url_hash), leased to fetchers in batches: url, host, depth, via '
@@ -331,7 +331,7 @@ CREATE TABLE kerai.job_logs (
     FOREIGN KEY (target_id, job_id) REFERENCES kerai.scrape_jobs (target_id, id) ON DELETE CASCADE
 ) PARTITION BY RANGE (created_at);
 CREATE TABLE kerai.job_logs_default PARTITION OF kerai.job_logs DEFAULT;
-ALTER TABLE kerai.job_logs_default ADD PRIMARY KEY (target_id, id);
+ALTER TABLE kerai.job_logs_default ADD PRIMARY KEY (id, target_id);
 CREATE INDEX job_logs_default_job_idx ON kerai.job_logs_default (job_id, id);
 CREATE INDEX job_logs_default_created_idx ON kerai.job_logs_default (created_at);
 COMMENT ON TABLE kerai.job_logs IS

@@ -39,6 +39,8 @@ RESET ROLE;
 
 SET ROLE kerai_editor;
 SELECT (kerai.set_target('roles_demo', 'http://127.0.0.1:9/')).name;
+SELECT kerai.delete_target('roles_demo') ->> 'target' AS deleted_by_editor;
+SELECT (kerai.set_target('roles_demo', 'http://127.0.0.1:9/')).name;
 SELECT kerai.set_setting('answer_passages', '3');
 SELECT kerai.configure_chat('http://127.0.0.1:9/v1', 'chat-model');
 RESET ROLE;

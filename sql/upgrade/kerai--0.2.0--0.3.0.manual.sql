@@ -14,7 +14,7 @@ ALTER TABLE kerai.pages DROP CONSTRAINT IF EXISTS pages_current_version_fk;
 -- sequence is kept.
 -- covers: CREATE TABLE kerai.job_logs (
 -- covers: CREATE TABLE kerai.job_logs_default PARTITION OF kerai.job_logs DEFAULT
--- covers: ALTER TABLE kerai.job_logs_default ADD PRIMARY KEY (target_id, id)
+-- covers: ALTER TABLE kerai.job_logs_default ADD PRIMARY KEY (id, target_id)
 -- covers: CREATE INDEX job_logs_default_job_idx ON kerai.job_logs_default (job_id, id)
 -- covers: CREATE INDEX job_logs_default_created_idx ON kerai.job_logs_default (created_at)
 ALTER SEQUENCE kerai.job_logs_id_seq OWNED BY NONE;
@@ -217,10 +217,10 @@ ALTER TABLE kerai.edges DROP CONSTRAINT edges_one_per_relation,
     ADD CONSTRAINT edges_one_per_relation UNIQUE (document_id, source_id, relation, target_id);
 DROP INDEX kerai.reference_transitions_node_idx;
 ALTER TABLE kerai.job_urls DROP CONSTRAINT job_urls_once_per_job,
-    ADD CONSTRAINT job_urls_once_per_job UNIQUE (target_id, job_id, url_hash);
+    ADD CONSTRAINT job_urls_once_per_job UNIQUE (job_id, url_hash, target_id);
 ALTER TABLE kerai.citations DROP CONSTRAINT citations_once_per_order,
     ADD CONSTRAINT citations_once_per_order UNIQUE (request_id, response_id, citation_order);
-ALTER TABLE kerai.job_logs_default DROP CONSTRAINT job_logs_default_pkey, ADD PRIMARY KEY (target_id, id);
+ALTER TABLE kerai.job_logs_default DROP CONSTRAINT job_logs_default_pkey, ADD PRIMARY KEY (id, target_id);
 ALTER TABLE kerai.page_versions
     ADD FOREIGN KEY (target_id, page_id) REFERENCES kerai.pages (target_id, id) ON DELETE CASCADE;
 ALTER TABLE kerai.job_urls
