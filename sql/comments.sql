@@ -24,7 +24,8 @@ COMMENT ON FUNCTION kerai.set_target_active(text, boolean) IS
     'the target was active before. Needs `kerai_editor`.';
 COMMENT ON FUNCTION kerai.delete_target(text, boolean) IS
     'Deletes a target with its pages, versions, jobs, job logs and config history; its documents (nodes, chunks, '
-    'vectors) stay in the corpus unless `keep_documents` is false (needs `kerai_admin`). Refused (`55006`) while '
+    'vectors) stay in the corpus unless `keep_documents` is false (needs `kerai_admin`; then the edges into them '
+    'go too, and a document that a page of another target holds stays). Refused (`55006`) while '
     'a job of the target runs. Returns `{target, pages, versions, jobs, documents, documents_kept}`. Needs '
     '`kerai_editor`.';
 COMMENT ON FUNCTION kerai.cancel_job(uuid) IS

@@ -101,7 +101,7 @@ CREATE TABLE kerai.reward_ledger (
     agent_id    uuid NOT NULL REFERENCES kerai.agents (id) ON DELETE CASCADE,
     work_type   text NOT NULL REFERENCES kerai.reward_schedule (work_type),
     amount_nkoi bigint NOT NULL,
-    node_id     uuid REFERENCES kerai.nodes (id) ON DELETE SET NULL,
+    node_id     uuid,
     info        jsonb NOT NULL DEFAULT '{}'::jsonb,
     created_at  timestamptz NOT NULL DEFAULT now()
 );
@@ -141,12 +141,13 @@ COMMENT ON VIEW kerai.agent_balances IS
 CREATE TABLE kerai.perspectives (
     document_id uuid NOT NULL,
     agent_id   uuid NOT NULL REFERENCES kerai.agents (id) ON DELETE CASCADE,
-    node_id    uuid NOT NULL REFERENCES kerai.nodes (id) ON DELETE CASCADE,
+    node_id    uuid NOT NULL,
     weight     float8 NOT NULL CHECK (weight BETWEEN -1 AND 1),
     note       text,
     created_at timestamptz NOT NULL DEFAULT now(),
     updated_at timestamptz NOT NULL DEFAULT now(),
-    PRIMARY KEY (document_id, node_id, agent_id)
+    PRIMARY KEY (document_id, node_id, agent_id),
+    FOREIGN KEY (document_id, node_id) REFERENCES kerai.nodes (document_id, id) ON DELETE CASCADE
 );
 CREATE INDEX perspectives_node_idx ON kerai.perspectives (node_id, agent_id);
 COMMENT ON TABLE kerai.perspectives IS
@@ -158,16 +159,18 @@ LANGUAGE plpgsql AS $$
 #variable_conflict use_variable
 DECLARE
     who kerai.agents := kerai._agent(agent);
+    doc uuid;
 BEGIN
-    IF NOT EXISTS (SELECT 1 FROM kerai.nodes WHERE id = node) THEN
+    SELECT n.document_id INTO doc FROM kerai.nodes n WHERE n.id = node;
+    IF doc IS NULL THEN
         RAISE EXCEPTION 'node % does not exist', node USING ERRCODE = '22023';
     END IF;
     IF weight IS NULL OR weight NOT BETWEEN -1 AND 1 THEN
         RAISE EXCEPTION 'perspective weight % is outside [-1, 1]', weight USING ERRCODE = '22023',
             HINT = 'use 1 for highly relevant, 0 for neutral, -1 for a dead end';
     END IF;
-    INSERT INTO kerai.perspectives AS p (agent_id, node_id, weight, note)
-    VALUES (who.id, node, weight, note)
+    INSERT INTO kerai.perspectives AS p (document_id, agent_id, node_id, weight, note)
+    VALUES (doc, who.id, node, weight, note)
     ON CONFLICT (document_id, node_id, agent_id) DO UPDATE
         SET weight = EXCLUDED.weight, note = coalesce(EXCLUDED.note, p.note), updated_at = now();
 END

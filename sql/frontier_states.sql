@@ -40,7 +40,7 @@ INSERT INTO kerai.reference_moves VALUES
     ('not_found', 'unresolved'), ('skipped', 'unresolved');
 
 CREATE TABLE kerai.reference_state (
-    node_id          uuid PRIMARY KEY REFERENCES kerai.nodes (id) ON DELETE CASCADE,
+    node_id          uuid PRIMARY KEY REFERENCES kerai.documents (id) ON DELETE CASCADE,
     ref_type         text NOT NULL
         CHECK (ref_type IN ('url', 'doi', 'arxiv', 'author_year', 'bibliography', 'concept')),
     status           text NOT NULL DEFAULT 'unresolved' REFERENCES kerai.reference_states (state),
@@ -61,7 +61,7 @@ CREATE TABLE kerai.reference_state (
     retries          integer NOT NULL DEFAULT 0,
     next_retry_after timestamptz,
     last_error       text,
-    resolved_doc     uuid REFERENCES kerai.nodes (id) ON DELETE SET NULL,
+    resolved_doc     uuid,
     resolved_at      timestamptz,
     created_at       timestamptz NOT NULL DEFAULT now(),
     updated_at       timestamptz NOT NULL DEFAULT now()
@@ -70,8 +70,9 @@ COMMENT ON TABLE kerai.reference_state IS
     'Crawl state of each reference node: identity keys for deduplication, cite_count, chain '
     'depth, the maintained score and its terms, retries and backoff.';
 
-CREATE UNIQUE INDEX reference_state_doi_idx ON kerai.reference_state (doi) WHERE doi IS NOT NULL;
-CREATE UNIQUE INDEX reference_state_arxiv_idx ON kerai.reference_state (arxiv) WHERE arxiv IS NOT NULL;
+-- (A DOI and an arXiv id name one reference each: kerai.reference_keys keeps that.)
+CREATE INDEX reference_state_doi_idx ON kerai.reference_state (doi) WHERE doi IS NOT NULL;
+CREATE INDEX reference_state_arxiv_idx ON kerai.reference_state (arxiv) WHERE arxiv IS NOT NULL;
 CREATE INDEX reference_state_url_idx ON kerai.reference_state (url) WHERE url IS NOT NULL;
 CREATE INDEX reference_state_ay_key_idx ON kerai.reference_state (ay_key) WHERE ay_key IS NOT NULL;
 CREATE INDEX reference_state_first_author_idx ON kerai.reference_state (first_author) WHERE first_author IS NOT NULL;
@@ -83,9 +84,24 @@ CREATE INDEX reference_state_frontier_idx ON kerai.reference_state (score DESC N
 CREATE INDEX reference_state_dirty_idx ON kerai.reference_state (node_id) WHERE score_dirty;
 CREATE INDEX reference_state_resolved_at_idx ON kerai.reference_state (resolved_at) WHERE resolved_at IS NOT NULL;
 
+-- The DOI (`doi:<doi>`) and arXiv id (`arxiv:<id>`) of each reference, each naming one
+-- reference: how kerai._upsert_reference finds the reference a citation denotes. On a
+-- distributed database it is a table of its own, by key (docs/scale-out.md), so no foreign key
+-- names the reference: kerai._delete_documents deletes a reference's keys, and a key whose
+-- reference was deleted by hand is dropped when next found.
+CREATE TABLE kerai.reference_keys (
+    key        text PRIMARY KEY,
+    node_id    uuid NOT NULL,
+    created_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE INDEX reference_keys_node_idx ON kerai.reference_keys (node_id);
+COMMENT ON TABLE kerai.reference_keys IS
+    'The DOI (`doi:<doi>`) and arXiv id (`arxiv:<id>`) of each reference, one reference each: how a citation '
+    'finds the reference it denotes (deduplication).';
+
 CREATE TABLE kerai.reference_transitions (
     id         bigserial,
-    node_id    uuid NOT NULL REFERENCES kerai.nodes (id) ON DELETE CASCADE,
+    node_id    uuid NOT NULL REFERENCES kerai.documents (id) ON DELETE CASCADE,
     from_state text NOT NULL,
     to_state   text NOT NULL,
     info       jsonb NOT NULL DEFAULT '{}'::jsonb,
@@ -127,7 +143,7 @@ CREATE TRIGGER reference_state_count_update AFTER UPDATE ON kerai.reference_stat
 
 -- Documents waiting for kerai.extract_references (filled by kerai.parse_markdown).
 CREATE TABLE kerai.extraction_queue (
-    document_id uuid PRIMARY KEY REFERENCES kerai.nodes (id) ON DELETE CASCADE,
+    document_id uuid PRIMARY KEY REFERENCES kerai.documents (id) ON DELETE CASCADE,
     queued_at   timestamptz NOT NULL DEFAULT now()
 );
 COMMENT ON TABLE kerai.extraction_queue IS
@@ -138,7 +154,7 @@ COMMENT ON TABLE kerai.extraction_queue IS
 -- (which finds, fetches and converts them, and deposits markdown for the next cycle).
 CREATE TABLE kerai.crawl_queue (
     id           bigserial,
-    node_id      uuid NOT NULL REFERENCES kerai.nodes (id) ON DELETE CASCADE,
+    node_id      uuid NOT NULL REFERENCES kerai.documents (id) ON DELETE CASCADE,
     agent_id     uuid REFERENCES kerai.agents (id) ON DELETE SET NULL,
     status       text NOT NULL DEFAULT 'pending'
         CHECK (status IN ('pending', 'leased', 'deposited', 'done', 'failed')),
@@ -161,14 +177,3 @@ CREATE INDEX crawl_queue_deposited_idx ON kerai.crawl_queue (id) WHERE status = 
 COMMENT ON TABLE kerai.crawl_queue IS
     'Work handed to the fetcher: pending -> leased (with lease_until) -> deposited (markdown) -> done, or failed.';
 
--- The keys each ingested work is known by, so that one work is fetched once however it is
--- cited: `doi:<doi>`, `arxiv:<id>`, `url:<normalised URL>` (see kerai._work_keys). Filled when
--- the crawl loop ingests a deposit; kerai._known_document reads it.
-CREATE TABLE kerai.document_keys (
-    key         text PRIMARY KEY,
-    document_id uuid NOT NULL REFERENCES kerai.nodes (id) ON DELETE CASCADE,
-    created_at  timestamptz NOT NULL DEFAULT now()
-);
-CREATE INDEX document_keys_document_idx ON kerai.document_keys (document_id);
-COMMENT ON TABLE kerai.document_keys IS
-    'DOIs, arXiv ids and normalised URLs of ingested works, for deduplication at resolution time.';

@@ -48,6 +48,7 @@ CREATE TRIGGER reward_schedule_replace_seeded BEFORE INSERT ON kerai.reward_sche
 -- The tables and sequences a dump keeps, in the order of the pipeline (one statement each:
 -- each call rewrites the extension's catalog row).
 -- graph
+SELECT pg_catalog.pg_extension_config_dump('kerai.documents', '');
 SELECT pg_catalog.pg_extension_config_dump('kerai.nodes', '');
 SELECT pg_catalog.pg_extension_config_dump('kerai.edges', '');
 SELECT pg_catalog.pg_extension_config_dump('kerai.corpus_authors', '');
@@ -59,6 +60,7 @@ SELECT pg_catalog.pg_extension_config_dump('kerai.reward_ledger_id_seq', '');
 SELECT pg_catalog.pg_extension_config_dump('kerai.perspectives', '');
 -- references and the frontier
 SELECT pg_catalog.pg_extension_config_dump('kerai.reference_state', '');
+SELECT pg_catalog.pg_extension_config_dump('kerai.reference_keys', '');
 SELECT pg_catalog.pg_extension_config_dump('kerai.reference_transitions', '');
 SELECT pg_catalog.pg_extension_config_dump('kerai.reference_transitions_id_seq', '');
 SELECT pg_catalog.pg_extension_config_dump('kerai.extraction_queue', '');

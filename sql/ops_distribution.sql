@@ -12,19 +12,20 @@
 -- single-server user never has to think about it.
 
 -- Every table has its key in its definition (the document of an edge is its source node's, of
--- a vector and of an entity their chunk's, of a perspective its node's), and every primary key
--- and unique constraint holds it, as Citus requires; so does every foreign key inside the
--- target and request groups (the document group's, to nodes and chunks, are next: see
--- pg_regress/sql/distribution.sql). Reference nodes name themselves (kerai._fill_node_document).
-ALTER TABLE kerai.nodes ALTER COLUMN document_id SET NOT NULL;
+-- a vector and of an entity their chunk's, of a perspective its node's), and every primary key,
+-- unique constraint and foreign key inside a group holds it, as Citus requires (the lookups
+-- that span documents are next: see pg_regress/sql/distribution.sql). Reference nodes name
+-- themselves (kerai._fill_node_document).
 
 -- A node without a document_id: a node without a parent is its own document (a document, a
--- reference, a concept); any other node belongs to its parent's document.
+-- reference, a concept), which gets its row in kerai.documents; any other node belongs to its
+-- parent's document.
 CREATE FUNCTION kerai._fill_node_document() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN
     IF NEW.parent_id IS NULL THEN
         NEW.document_id := NEW.id;
+        INSERT INTO kerai.documents (id) VALUES (NEW.id) ON CONFLICT DO NOTHING;
     ELSE
         SELECT p.document_id INTO NEW.document_id FROM kerai.nodes p WHERE p.id = NEW.parent_id;
     END IF;
@@ -32,7 +33,8 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION kerai._fill_node_document() IS
-    'A node inserted without document_id gets its own id (no parent) or its parent''s document (docs/scale-out.md).';
+    'A node inserted without document_id gets its own id and a kerai.documents row (no parent) or its parent''s '
+    'document (docs/scale-out.md).';
 CREATE TRIGGER nodes_fill_document BEFORE INSERT ON kerai.nodes
     FOR EACH ROW WHEN (NEW.document_id IS NULL) EXECUTE FUNCTION kerai._fill_node_document();
 
@@ -86,6 +88,7 @@ CREATE TRIGGER citations_fill_request BEFORE INSERT ON kerai.citations
 CREATE VIEW kerai.distribution_plan AS
 SELECT t.table_name, t.placement, t.distribution_column, t.colocation, t.reason
   FROM (VALUES
+    ('documents', 'distributed', 'id', 'document', 'one row per document, reference or concept: the key the group shares'),
     ('nodes', 'distributed', 'document_id', 'document', 'a document''s tree; a reference or concept node is its own document'),
     ('edges', 'distributed', 'document_id', 'document', 'the source node''s document: a document''s cites edges, a reference''s resolves_to edge'),
     ('chunks', 'distributed', 'document_id', 'document', 'the passages of a document'),
@@ -93,9 +96,10 @@ SELECT t.table_name, t.placement, t.distribution_column, t.colocation, t.reason
     ('entities', 'distributed', 'document_id', 'document', 'next to their chunk'),
     ('claims', 'distributed', 'document_id', 'document', 'next to their document'),
     ('extraction_queue', 'distributed', 'document_id', 'document', 'the documents waiting for reference extraction'),
-    ('document_keys', 'distributed', 'document_id', 'document', 'the DOIs and URLs a document is known by'),
+    ('document_keys', 'distributed', 'key', 'key', 'a document''s identity, DOIs and URLs, each naming one document: found by key'),
     ('perspectives', 'distributed', 'document_id', 'document', 'an agent''s weight on a node, next to the node'),
     ('reference_state', 'distributed', 'node_id', 'document', 'a reference''s frontier row: its node is its own document'),
+    ('reference_keys', 'distributed', 'key', 'key', 'a DOI or arXiv id naming one reference: found by key'),
     ('reference_transitions', 'distributed', 'node_id', 'document', 'a reference''s history, next to it'),
     ('crawl_queue', 'distributed', 'node_id', 'document', 'the fetch of a reference''s open copy, next to it'),
     ('target_config_versions', 'distributed', 'target_id', 'target', 'a target''s configuration history'),
@@ -125,4 +129,4 @@ SELECT t.table_name, t.placement, t.distribution_column, t.colocation, t.reason
 COMMENT ON VIEW kerai.distribution_plan IS
     'Scale-out on paper (docs/scale-out.md): for each kerai table, its placement on a distributed Postgres '
     '(distributed, reference or coordinator), the distribution column, the co-location group (document, target, '
-    'request, blob, ledger) and why.';
+    'request, blob, key, ledger) and why.';

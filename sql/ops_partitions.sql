@@ -240,8 +240,13 @@ BEGIN
         END LOOP;
     END IF;
     -- Foreign keys into the table become rows of partition_references.
+    -- (The child's column is the one that names the parent's id: a key on (document_id, chunk_id)
+    -- is kept by chunk_id.)
     FOR r IN SELECT c.conname, c.conrelid::regclass AS child, a.attname AS child_column, c.confdeltype
-               FROM pg_constraint c JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = c.conkey[1]
+               FROM pg_constraint c
+               CROSS JOIN LATERAL unnest(c.conkey, c.confkey) AS k(child_attnum, parent_attnum)
+               JOIN pg_attribute pa ON pa.attrelid = c.confrelid AND pa.attnum = k.parent_attnum AND pa.attname = 'id'
+               JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = k.child_attnum
               WHERE c.confrelid = rel AND c.contype = 'f' LOOP
         INSERT INTO kerai.partition_references VALUES
             (table_name, split_part(r.child::text, '.', 2), r.child_column,

@@ -103,8 +103,8 @@ BEGIN
 
     -- Fetchers: they write the corpus (pages, versions, documents, references, chunks,
     -- vectors, facts) and work the queues; they read the targets and settings they run with.
-    FOR t IN SELECT unnest(ARRAY['nodes', 'edges', 'counter_deltas', 'corpus_authors', 'reference_state',
-                                 'reference_transitions', 'extraction_queue', 'crawl_queue', 'document_keys',
+    FOR t IN SELECT unnest(ARRAY['documents', 'nodes', 'edges', 'counter_deltas', 'corpus_authors', 'reference_state',
+                                 'reference_keys', 'reference_transitions', 'extraction_queue', 'crawl_queue', 'document_keys',
                                  'pages', 'page_versions', 'blobs', 'job_urls', 'job_logs', 'chunks',
                                  'embeddings', 'entities', 'claims', 'perspectives', 'reward_ledger', 'daemons']) LOOP
         EXECUTE format('GRANT SELECT, INSERT, UPDATE, DELETE ON kerai.%I TO kerai_fetcher', t);

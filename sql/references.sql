@@ -67,14 +67,23 @@ DECLARE
     v_year  integer := CASE WHEN fields->>'year' ~ '^\d{4}$' THEN (fields->>'year')::integer END;
     v_first text := nullif(kerai.family_key(coalesce(fields->'authors'->0->>'family', fields->'authors'->>0, '')), '');
     hit   uuid;
+    had_doi   text;
+    had_arxiv text;
+    new_doi   text;
+    new_arxiv text;
 BEGIN
     FOR attempt IN 1..3 LOOP
         hit := NULL;
         IF v_doi IS NOT NULL THEN
-            SELECT rs.node_id INTO hit FROM kerai.reference_state rs WHERE rs.doi = v_doi;
+            SELECT k.node_id INTO hit FROM kerai.reference_keys k WHERE k.key = 'doi:' || v_doi;
         END IF;
         IF hit IS NULL AND v_arxiv IS NOT NULL THEN
-            SELECT rs.node_id INTO hit FROM kerai.reference_state rs WHERE rs.arxiv = v_arxiv;
+            SELECT k.node_id INTO hit FROM kerai.reference_keys k WHERE k.key = 'arxiv:' || v_arxiv;
+        END IF;
+        IF hit IS NOT NULL AND NOT EXISTS (SELECT 1 FROM kerai.reference_state rs WHERE rs.node_id = hit) THEN
+            -- The keys of a reference deleted by hand (not by kerai) name nothing.
+            DELETE FROM kerai.reference_keys k WHERE k.node_id = hit;
+            hit := NULL;
         END IF;
         IF hit IS NULL AND v_url IS NOT NULL THEN
             SELECT rs.node_id INTO hit FROM kerai.reference_state rs WHERE rs.url = ANY (v_urls)
@@ -96,9 +105,21 @@ BEGIN
         END IF;
 
         IF hit IS NOT NULL THEN
+            -- It learns a DOI or arXiv id that no other reference has.
+            SELECT rs.doi, rs.arxiv INTO had_doi, had_arxiv FROM kerai.reference_state rs WHERE rs.node_id = hit;
+            new_doi := NULL;
+            new_arxiv := NULL;
+            IF had_doi IS NULL AND v_doi IS NOT NULL THEN
+                INSERT INTO kerai.reference_keys (key, node_id) VALUES ('doi:' || v_doi, hit) ON CONFLICT (key) DO NOTHING;
+                new_doi := CASE WHEN FOUND THEN v_doi END;
+            END IF;
+            IF had_arxiv IS NULL AND v_arxiv IS NOT NULL THEN
+                INSERT INTO kerai.reference_keys (key, node_id) VALUES ('arxiv:' || v_arxiv, hit) ON CONFLICT (key) DO NOTHING;
+                new_arxiv := CASE WHEN FOUND THEN v_arxiv END;
+            END IF;
             UPDATE kerai.reference_state rs SET
-                doi = coalesce(rs.doi, CASE WHEN NOT EXISTS (SELECT 1 FROM kerai.reference_state o WHERE o.doi = v_doi) THEN v_doi END),
-                arxiv = coalesce(rs.arxiv, CASE WHEN NOT EXISTS (SELECT 1 FROM kerai.reference_state o WHERE o.arxiv = v_arxiv) THEN v_arxiv END),
+                doi = coalesce(rs.doi, new_doi),
+                arxiv = coalesce(rs.arxiv, new_arxiv),
                 url = coalesce(rs.url, v_url),
                 ay_key = coalesce(rs.ay_key, v_ay),
                 title_norm = coalesce(rs.title_norm, v_title),
@@ -118,10 +139,15 @@ BEGIN
         END IF;
 
         BEGIN
-            INSERT INTO kerai.nodes (kind, content, metadata)
-            VALUES ('reference', content,
-                    jsonb_strip_nulls(fields || jsonb_build_object('ref_type', ref_type, 'first_seen_in', seen_in)))
-            RETURNING id INTO hit;
+            -- A reference is its own document (docs/scale-out.md).
+            hit := kerai.uuid7();
+            INSERT INTO kerai.documents (id) VALUES (hit);
+            INSERT INTO kerai.nodes (id, kind, content, document_id, metadata)
+            VALUES (hit, 'reference', content, hit,
+                    jsonb_strip_nulls(fields || jsonb_build_object('ref_type', ref_type, 'first_seen_in', seen_in)));
+            -- A DOI or arXiv id another session took at the same moment is a unique violation.
+            INSERT INTO kerai.reference_keys (key, node_id)
+            SELECT k, hit FROM unnest(ARRAY['doi:' || v_doi, 'arxiv:' || v_arxiv]) AS k WHERE k IS NOT NULL;
             INSERT INTO kerai.reference_state
                 (node_id, ref_type, doi, url, arxiv, ay_key, title_norm, year, first_author,
                  chain_depth, chain_root, first_seen_in)

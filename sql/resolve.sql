@@ -170,7 +170,8 @@ BEGIN
     END IF;
     SELECT dk.document_id INTO doc FROM kerai.document_keys dk WHERE dk.key = ANY (k)
      ORDER BY dk.created_at, dk.key LIMIT 1;
-    IF doc IS NOT NULL THEN
+    -- (A key of a document deleted by hand, not by kerai, names nothing.)
+    IF doc IS NOT NULL AND EXISTS (SELECT 1 FROM kerai.documents d WHERE d.id = doc) THEN
         RETURN doc;
     END IF;
     urls := ARRAY(SELECT substr(x, 5) FROM unnest(k) x WHERE x LIKE 'url:%');

@@ -153,9 +153,9 @@ CREATE FUNCTION kerai._join_headings(path text[]) RETURNS text
 LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$ SELECT array_to_string(path, ' ') $$;
 
 CREATE TABLE kerai.chunks (
-    id                 uuid PRIMARY KEY,
+    id                 uuid NOT NULL,
     chunk_key          text NOT NULL,
-    document_id        uuid NOT NULL REFERENCES kerai.nodes (id) ON DELETE CASCADE,
+    document_id        uuid NOT NULL REFERENCES kerai.documents (id) ON DELETE CASCADE,
     page_version_id    uuid,
     target_id          uuid REFERENCES kerai.targets (id) ON DELETE SET NULL,
     chunk_index        integer NOT NULL CHECK (chunk_index >= 0),
@@ -184,7 +184,8 @@ CREATE TABLE kerai.chunks (
     updated_at         timestamptz NOT NULL DEFAULT now(),
     fts tsvector GENERATED ALWAYS AS (
         setweight(to_tsvector('english', coalesce(title, '') || ' ' || kerai._join_headings(heading_path)), 'B')
-        || setweight(to_tsvector('english', content), 'A')) STORED
+        || setweight(to_tsvector('english', content), 'A')) STORED,
+    PRIMARY KEY (document_id, id)
 );
 COMMENT ON TABLE kerai.chunks IS
     'Token-aware chunks of documents (kerai.chunk_document). id = a hash of source_url and chunk_index (chunk_key is '
@@ -194,7 +195,8 @@ CREATE INDEX chunks_fts_idx ON kerai.chunks USING gin (fts);
 -- Full-text ranking weighs lexemes by IDF estimated from these statistics (kerai._fts_terms):
 -- 1,000 gives about ten thousand tracked lexemes, as good as exact frequencies on SciFact.
 ALTER TABLE kerai.chunks ALTER COLUMN fts SET STATISTICS 1000;
-CREATE INDEX chunks_document_idx ON kerai.chunks (document_id);
+-- Lookups by id alone (the key starts with the document).
+CREATE INDEX chunks_id_idx ON kerai.chunks (id);
 CREATE INDEX chunks_key_idx ON kerai.chunks (chunk_key, chunk_index);
 CREATE INDEX chunks_to_embed_idx ON kerai.chunks (created_at, id) WHERE embedding_status <> 'done';
 CREATE INDEX chunks_page_version_idx ON kerai.chunks (page_version_id);
@@ -204,13 +206,14 @@ CREATE INDEX chunks_source_url_idx ON kerai.chunks (source_url text_pattern_ops)
 
 CREATE TABLE kerai.embeddings (
     document_id uuid NOT NULL,
-    chunk_id   uuid NOT NULL REFERENCES kerai.chunks (id) ON DELETE CASCADE,
+    chunk_id   uuid NOT NULL,
     model_name text NOT NULL,
     dimensions integer NOT NULL,
     embedding  vector NOT NULL,
     created_at timestamptz NOT NULL DEFAULT now(),
     CONSTRAINT embeddings_dimensions_match CHECK (vector_dims(embedding) = dimensions),
-    PRIMARY KEY (document_id, chunk_id)
+    PRIMARY KEY (document_id, chunk_id),
+    FOREIGN KEY (document_id, chunk_id) REFERENCES kerai.chunks (document_id, id) ON DELETE CASCADE
 );
 CREATE INDEX embeddings_chunk_idx ON kerai.embeddings (chunk_id);
 COMMENT ON TABLE kerai.embeddings IS
@@ -456,13 +459,14 @@ $$;
 CREATE TABLE kerai.entities (
     id          bigserial,
     document_id uuid NOT NULL,
-    chunk_id    uuid NOT NULL REFERENCES kerai.chunks (id) ON DELETE CASCADE,
+    chunk_id    uuid NOT NULL,
     text        text NOT NULL,
     kind        text NOT NULL,
     start_char  integer NOT NULL,
     end_char    integer NOT NULL,
     confidence  real NOT NULL,
-    PRIMARY KEY (document_id, id)
+    PRIMARY KEY (document_id, id),
+    FOREIGN KEY (document_id, chunk_id) REFERENCES kerai.chunks (document_id, id) ON DELETE CASCADE
 );
 COMMENT ON TABLE kerai.entities IS
     'Named entities found by rules in each chunk (organization, person, product, location, date, money, number, '
@@ -472,8 +476,8 @@ CREATE INDEX entities_kind_text_idx ON kerai.entities (kind, lower(text));
 
 CREATE TABLE kerai.claims (
     id          bigserial,
-    document_id uuid NOT NULL REFERENCES kerai.nodes (id) ON DELETE CASCADE,
-    chunk_id    uuid REFERENCES kerai.chunks (id) ON DELETE CASCADE,
+    document_id uuid NOT NULL REFERENCES kerai.documents (id) ON DELETE CASCADE,
+    chunk_id    uuid,
     statement   text NOT NULL,
     subject     text NOT NULL,
     predicate   text NOT NULL,
@@ -482,12 +486,12 @@ CREATE TABLE kerai.claims (
     source      text NOT NULL CHECK (source IN ('json_ld', 'pattern', 'llm')),
     request_id  uuid,
     created_at  timestamptz NOT NULL DEFAULT now(),
-    PRIMARY KEY (document_id, id)
+    PRIMARY KEY (document_id, id),
+    FOREIGN KEY (document_id, chunk_id) REFERENCES kerai.chunks (document_id, id) ON DELETE CASCADE
 );
 COMMENT ON TABLE kerai.claims IS
     'Claims (statement, subject / predicate / object, confidence) with their source chunk: from the page''s JSON-LD '
     '(json_ld), from sentence patterns (pattern), or from a chat model (llm, request_id names the logged call).';
-CREATE INDEX claims_document_idx ON kerai.claims (document_id);
 CREATE INDEX claims_chunk_idx ON kerai.claims (chunk_id);
 CREATE INDEX claims_subject_idx ON kerai.claims (lower(subject));
 

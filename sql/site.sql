@@ -141,7 +141,11 @@ BEGIN
         'documents', coalesce(cardinality(docs), 0),
         'documents_kept', coalesce(keep_documents, true));
     IF NOT coalesce(keep_documents, true) AND docs IS NOT NULL THEN
-        DELETE FROM kerai.nodes n WHERE n.id = ANY (docs);
+        -- A document that a page of another target holds too stays.
+        PERFORM kerai._delete_documents(ARRAY(
+            SELECT d FROM unnest(docs) AS d
+            EXCEPT
+            SELECT v.document_id FROM kerai.page_versions v WHERE v.target_id <> t.id AND v.document_id = ANY (docs)));
     END IF;
     -- Kept passages forget the deleted versions: no foreign key spans groups (docs/scale-out.md).
     -- Their target_id, and that of the requests, is cleared by its foreign key (targets is a

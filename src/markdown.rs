@@ -34,30 +34,23 @@ pub(crate) fn parse_markdown(markdown: &str, metadata: default!(JsonB, "'{}'")) 
         .or_insert(json!(markdown.chars().count()));
 
     let doc_id = new_id();
-    let inserted: bool = Spi::connect_mut(|client| {
-        let rows = client.update(
-            "INSERT INTO kerai.nodes (id, kind, document_id, metadata) VALUES ($1, 'document', $1, $2)
-             ON CONFLICT ((coalesce(metadata->>'source_url', '')), (metadata->>'content_hash'))
-             WHERE kind = 'document' DO NOTHING RETURNING id",
-            None,
-            &[doc_id.into(), JsonB(Value::Object(meta.clone())).into()],
-        )?;
-        Ok::<_, pgrx::spi::Error>(!rows.is_empty())
-    })
-    .or_raise("inserting the document node");
-    if !inserted {
-        let existing: Option<pgrx::Uuid> = Spi::get_one_with_args(
-            "SELECT id FROM kerai.nodes WHERE kind = 'document'
-               AND coalesce(metadata->>'source_url', '') = coalesce($1, '') AND metadata->>'content_hash' = $2",
-            &[meta.get("source_url").and_then(Value::as_str).into(), hash.as_str().into()],
-        )
-        .or_raise("finding the existing document");
-        return existing.unwrap_or_else(|| {
-            invalid(
-                "kerai.parse_markdown: the document exists but cannot be read",
-                "retry the call",
+    let existing = if schema_has_documents() {
+        let source_url = meta.get("source_url").cloned().unwrap_or(Value::Null);
+        let existing = claim_identity(doc_id, &source_url, &hash);
+        if existing.is_none() {
+            Spi::run_with_args(
+                "WITH d AS (INSERT INTO kerai.documents (id) VALUES ($1))
+                 INSERT INTO kerai.nodes (id, kind, document_id, metadata) VALUES ($1, 'document', $1, $2)",
+                &[doc_id.into(), JsonB(Value::Object(meta.clone())).into()],
             )
-        });
+            .or_raise("inserting the document node");
+        }
+        existing
+    } else {
+        insert_root_before_0_3(doc_id, &meta, &hash)
+    };
+    if let Some(existing) = existing {
+        return existing;
     }
 
     let mut writer = NodeWriter::new(doc_id);
@@ -92,6 +85,84 @@ pub(crate) fn parse_markdown(markdown: &str, metadata: default!(JsonB, "'{}'")) 
     )
     .or_raise("queueing the document for reference extraction");
     doc_id
+}
+
+/// Whether the database's kerai schema has `kerai.documents` (0.3.0 on): this library also
+/// serves a database still at 0.2.0 until `ALTER EXTENSION kerai UPDATE`.
+fn schema_has_documents() -> bool {
+    Spi::get_one::<bool>("SELECT to_regclass('kerai.documents') IS NOT NULL")
+        .or_raise("reading the schema's version")
+        == Some(true)
+}
+
+/// The document node of a 0.2.0 schema, whose identity is a unique index on the nodes:
+/// `None` when `doc` was written, else the document that holds the content.
+fn insert_root_before_0_3(
+    doc: pgrx::Uuid,
+    meta: &Map<String, Value>,
+    hash: &str,
+) -> Option<pgrx::Uuid> {
+    let inserted: Option<pgrx::Uuid> = Spi::get_one_with_args(
+        "INSERT INTO kerai.nodes (id, kind, document_id, metadata) VALUES ($1, 'document', $1, $2)
+         ON CONFLICT ((coalesce(metadata->>'source_url', '')), (metadata->>'content_hash'))
+         WHERE kind = 'document' DO NOTHING RETURNING id",
+        &[doc.into(), JsonB(Value::Object(meta.clone())).into()],
+    )
+    .or_raise("inserting the document node");
+    if inserted.is_some() {
+        return None;
+    }
+    Spi::get_one_with_args(
+        "SELECT id FROM kerai.nodes WHERE kind = 'document'
+           AND coalesce(metadata->>'source_url', '') = coalesce($2::jsonb->>'source_url', '')
+           AND metadata->>'content_hash' = $1",
+        &[hash.into(), JsonB(Value::Object(meta.clone())).into()],
+    )
+    .or_raise("finding the existing document")
+}
+
+/// The same content from the same source is one document: its identity is a row of
+/// `kerai.document_keys` (`content:<hash>:<md5 of the source_url>`), a table of its own on a
+/// distributed database (docs/scale-out.md). Returns the document that holds it, or `None`
+/// when `doc` now does (also when the document that held it was deleted).
+fn claim_identity(doc: pgrx::Uuid, source_url: &Value, hash: &str) -> Option<pgrx::Uuid> {
+    let key: String = Spi::get_one_with_args(
+        "SELECT 'content:' || $1 || ':' || md5(coalesce($2::jsonb #>> '{}', ''))",
+        &[hash.into(), JsonB(source_url.clone()).into()],
+    )
+    .or_raise("naming the document's identity")
+    .unwrap_or_default();
+    let claimed: Option<bool> = Spi::get_one_with_args(
+        "WITH k AS (INSERT INTO kerai.document_keys (key, document_id) VALUES ($1, $2)
+                    ON CONFLICT (key) DO NOTHING RETURNING 1)
+         SELECT EXISTS (SELECT 1 FROM k)",
+        &[key.as_str().into(), doc.into()],
+    )
+    .or_raise("recording the document's identity");
+    if claimed == Some(true) {
+        return None;
+    }
+    let holder: Option<pgrx::Uuid> = Spi::get_one_with_args(
+        "SELECT document_id FROM kerai.document_keys WHERE key = $1",
+        &[key.as_str().into()],
+    )
+    .or_raise("finding the existing document");
+    let alive = holder.filter(|&h| {
+        Spi::get_one_with_args::<bool>(
+            "SELECT EXISTS (SELECT 1 FROM kerai.documents WHERE id = $1)",
+            &[h.into()],
+        )
+        .or_raise("finding the existing document")
+            == Some(true)
+    });
+    if alive.is_none() {
+        Spi::run_with_args(
+            "UPDATE kerai.document_keys SET document_id = $2, created_at = now() WHERE key = $1",
+            &[key.as_str().into(), doc.into()],
+        )
+        .or_raise("recording the document's identity");
+    }
+    alive
 }
 
 /// `kerai.parse_markdown(data bytea, metadata)`: the same for markdown that arrives as bytes

@@ -31,8 +31,7 @@ SELECT p.colocation, array_agg(DISTINCT format_type(a.atttypid, a.atttypmod)) AS
 
 -- Keys Citus accepts: a distributed table's primary key and unique keys (every unique index)
 -- hold its distribution column, and a foreign key between two distributed tables stays in one
--- co-location group and pairs the two columns. Listed: what does not yet (the document group's
--- nodes and chunks, and the lookups that span documents: a DOI, a document's identity).
+-- co-location group and pairs the two columns. Nothing is listed: every key follows the rules.
 SELECT p.table_name, i.indexrelid::regclass AS unique_index
   FROM kerai.distribution_plan p
   JOIN pg_index i ON i.indrelid = ('kerai.' || p.table_name)::regclass AND i.indisunique

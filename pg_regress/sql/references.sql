@@ -44,10 +44,14 @@ $md$, '{"source_url": "https://example.org/other"}') AS doc2 \gset
 SELECT (kerai.extract_references(:'doc2'))->'references' AS references_touched;
 SELECT count(*) AS reference_nodes FROM kerai.nodes WHERE kind = 'reference';
 SELECT left(content, 40) AS content, cite_count FROM kerai.references WHERE doi = '10.1038/nrn2787' OR content LIKE 'Clark%' ORDER BY content;
+-- The DOI names that one reference (kerai.reference_keys).
+SELECT k.key, n.content LIKE 'Friston%' AS friston FROM kerai.reference_keys k JOIN kerai.nodes n ON n.id = k.node_id
+ WHERE k.key LIKE 'doi:10.1038/%';
 
--- Re-extracting changes nothing; deleting a document takes its citations and counts along.
+-- Re-extracting changes nothing; deleting a document (its kerai.documents row) takes its
+-- citations and counts along.
 SELECT (kerai.extract_references(:'doc2'))->'new_cites_edges' AS new_edges;
-DELETE FROM kerai.nodes WHERE id = :'doc2';
+DELETE FROM kerai.documents WHERE id = :'doc2';
 SELECT left(content, 40) AS content, cite_count FROM kerai.references WHERE doi = '10.1038/nrn2787' OR content LIKE 'Clark%' ORDER BY content;
 
 SELECT kerai.extract_references('00000000-0000-0000-0000-000000000000');

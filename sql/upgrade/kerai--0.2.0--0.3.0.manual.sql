@@ -112,7 +112,6 @@ ALTER TABLE kerai.citations ENABLE ROW LEVEL SECURITY;
 -- columns are filled from their parent rows, then made NOT NULL. A node without a document (a
 -- reference or a concept, or a node made by hand) names itself when it has no parent, and
 -- takes its parent's document otherwise.
--- covers: ALTER TABLE kerai.nodes ALTER COLUMN document_id SET NOT NULL
 -- covers: ALTER TABLE kerai.edges ADD COLUMN document_id
 -- covers: ALTER TABLE kerai.embeddings ADD COLUMN document_id
 -- covers: ALTER TABLE kerai.entities ADD COLUMN document_id
@@ -229,6 +228,86 @@ ALTER TABLE kerai.job_logs
     ADD FOREIGN KEY (target_id, job_id) REFERENCES kerai.scrape_jobs (target_id, id) ON DELETE CASCADE;
 ALTER TABLE kerai.citations
     ADD FOREIGN KEY (request_id, response_id) REFERENCES kerai.ai_responses (request_id, id) ON DELETE CASCADE;
+
+-- Documents (sql/graph.sql): one row per document, reference or concept, the key a document's
+-- rows share. Links to a document's root node become links to its row; links to another node
+-- or passage of the same document hold the document too; links into another document (an
+-- edge's target, a resolved reference, a reward's node) become plain columns, kept by kerai's
+-- functions, and so does a document's keys' link to it (kerai.document_keys is found by key).
+-- Foreign keys into a table partitioned at 0.2.0 (chunks) stay rows of partition_references.
+-- covers: CREATE TABLE kerai.documents (
+-- covers: CREATE TABLE kerai.nodes (
+-- covers: CREATE TABLE kerai.reference_state (
+-- covers: CREATE TABLE kerai.extraction_queue (
+-- covers: CREATE TABLE kerai.document_keys (
+-- covers: CREATE TABLE kerai.reward_ledger (
+CREATE TABLE kerai.documents (
+    id         uuid PRIMARY KEY,
+    created_at timestamptz NOT NULL DEFAULT now()
+);
+INSERT INTO kerai.documents (id, created_at)
+SELECT d, min(at) FROM (
+    SELECT document_id, created_at FROM kerai.nodes
+    UNION ALL SELECT document_id, created_at FROM kerai.chunks
+    UNION ALL SELECT document_id, created_at FROM kerai.claims
+    UNION ALL SELECT node_id, created_at FROM kerai.reference_state
+    UNION ALL SELECT node_id, at FROM kerai.reference_transitions
+    UNION ALL SELECT node_id, created_at FROM kerai.crawl_queue
+    UNION ALL SELECT document_id, queued_at FROM kerai.extraction_queue
+    UNION ALL SELECT document_id, created_at FROM kerai.document_keys) AS u(d, at)
+GROUP BY d;
+DO $$
+DECLARE
+    r record;
+    tbl regclass;
+    pk text;
+    cols text;
+    chunks_partitioned boolean := (SELECT c.relkind = 'p' FROM pg_class c WHERE c.oid = 'kerai.chunks'::regclass);
+BEGIN
+    FOR r IN SELECT c.conname, c.conrelid::regclass AS rel FROM pg_constraint c
+              WHERE c.contype = 'f' AND c.conparentid = 0
+                AND c.confrelid IN ('kerai.nodes'::regclass, 'kerai.chunks'::regclass) LOOP
+        EXECUTE format('ALTER TABLE %s DROP CONSTRAINT %I', r.rel, r.conname);
+    END LOOP;
+    FOREACH tbl IN ARRAY ARRAY['kerai.nodes'::regclass, 'kerai.chunks'::regclass] LOOP
+        SELECT string_agg(quote_ident(a.attname), ', ' ORDER BY k.n), min(c.conname) INTO cols, pk
+          FROM pg_constraint c CROSS JOIN LATERAL unnest(c.conkey) WITH ORDINALITY AS k(attnum, n)
+          JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = k.attnum
+         WHERE c.conrelid = tbl AND c.contype = 'p';
+        EXECUTE format('ALTER TABLE %s DROP CONSTRAINT %I, ADD PRIMARY KEY (document_id, %s)', tbl, pk, cols);
+    END LOOP;
+    IF NOT chunks_partitioned THEN
+        ALTER TABLE kerai.embeddings
+            ADD FOREIGN KEY (document_id, chunk_id) REFERENCES kerai.chunks (document_id, id) ON DELETE CASCADE;
+        ALTER TABLE kerai.entities
+            ADD FOREIGN KEY (document_id, chunk_id) REFERENCES kerai.chunks (document_id, id) ON DELETE CASCADE;
+        ALTER TABLE kerai.claims
+            ADD FOREIGN KEY (document_id, chunk_id) REFERENCES kerai.chunks (document_id, id) ON DELETE CASCADE;
+    END IF;
+END
+$$;
+ALTER TABLE kerai.nodes ADD FOREIGN KEY (document_id) REFERENCES kerai.documents (id) ON DELETE CASCADE,
+    ADD FOREIGN KEY (document_id, parent_id) REFERENCES kerai.nodes (document_id, id) ON DELETE CASCADE;
+ALTER TABLE kerai.edges
+    ADD FOREIGN KEY (document_id, source_id) REFERENCES kerai.nodes (document_id, id) ON DELETE CASCADE;
+ALTER TABLE kerai.perspectives
+    ADD FOREIGN KEY (document_id, node_id) REFERENCES kerai.nodes (document_id, id) ON DELETE CASCADE;
+ALTER TABLE kerai.reference_state ADD FOREIGN KEY (node_id) REFERENCES kerai.documents (id) ON DELETE CASCADE;
+ALTER TABLE kerai.reference_transitions ADD FOREIGN KEY (node_id) REFERENCES kerai.documents (id) ON DELETE CASCADE;
+ALTER TABLE kerai.crawl_queue ADD FOREIGN KEY (node_id) REFERENCES kerai.documents (id) ON DELETE CASCADE;
+ALTER TABLE kerai.extraction_queue ADD FOREIGN KEY (document_id) REFERENCES kerai.documents (id) ON DELETE CASCADE;
+ALTER TABLE kerai.chunks ADD FOREIGN KEY (document_id) REFERENCES kerai.documents (id) ON DELETE CASCADE;
+ALTER TABLE kerai.claims ADD FOREIGN KEY (document_id) REFERENCES kerai.documents (id) ON DELETE CASCADE;
+DROP INDEX kerai.chunks_document_idx;
+DROP INDEX kerai.claims_document_idx;
+-- A document's identity (the same content from the same source is one document) is a key of
+-- kerai.document_keys, which a distributed database finds by key, not a unique index on nodes.
+INSERT INTO kerai.document_keys (key, document_id, created_at)
+SELECT 'content:' || (n.metadata->>'content_hash') || ':' || md5(coalesce(n.metadata->>'source_url', '')), n.id, n.created_at
+  FROM kerai.nodes n
+ WHERE n.kind = 'document' AND n.metadata->>'content_hash' IS NOT NULL
+ON CONFLICT (key) DO NOTHING;
+DROP INDEX kerai.nodes_document_identity_idx;
 
 -- Duplicate pages (site.sql, docs/sql.md#duplicate-pages): aliases, near-duplicate
 -- signatures and the duplicate outcome. Pages stored before the update are judged again when

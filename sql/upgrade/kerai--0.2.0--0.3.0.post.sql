@@ -10,3 +10,11 @@ BEGIN
     END LOOP;
 END
 $$;
+
+-- A DOI and an arXiv id name one reference: kerai.reference_keys keeps that from 0.3.0, in
+-- place of unique indexes on kerai.reference_state (docs/scale-out.md).
+INSERT INTO kerai.reference_keys (key, node_id, created_at)
+SELECT 'doi:' || rs.doi, rs.node_id, rs.created_at FROM kerai.reference_state rs WHERE rs.doi IS NOT NULL
+UNION ALL
+SELECT 'arxiv:' || rs.arxiv, rs.node_id, rs.created_at FROM kerai.reference_state rs WHERE rs.arxiv IS NOT NULL
+ON CONFLICT (key) DO NOTHING;

@@ -1271,7 +1271,7 @@ fn pg_cron_schedules_the_cycle_for_a_running_fetcher() {
         .batch_execute(
             "CREATE EXTENSION IF NOT EXISTS pg_cron; CREATE EXTENSION IF NOT EXISTS kerai CASCADE;
              SELECT kerai.unschedule_crawl();
-             DELETE FROM kerai.crawl_queue; DELETE FROM kerai.nodes WHERE kind IN ('document', 'reference');",
+             DELETE FROM kerai.crawl_queue; DELETE FROM kerai.documents;",
         )
         .unwrap();
     // The fetcher logs in as the CLI's role, which no other test may have made yet (a fresh

@@ -196,4 +196,12 @@ fn delete_says_what_goes_and_keeps_documents_unless_told() {
         "SELECT count(*) FROM kerai.chunks c WHERE NOT EXISTS (SELECT 1 FROM kerai.nodes n WHERE n.id = c.document_id)",
     );
     assert_eq!(chunks_orphaned, 0);
+    // No edge points into a deleted document (no foreign key keeps an edge's target, which may
+    // be in another document: kerai._delete_documents does), and every document row has its
+    // root node.
+    let dangling: (i64, i64) = (
+        db.one("SELECT count(*) FROM kerai.edges e WHERE NOT EXISTS (SELECT 1 FROM kerai.nodes n WHERE n.id = e.target_id)"),
+        db.one("SELECT count(*) FROM kerai.documents d WHERE NOT EXISTS (SELECT 1 FROM kerai.nodes n WHERE n.id = d.id)"),
+    );
+    assert_eq!(dangling, (0, 0));
 }
