@@ -110,23 +110,24 @@ CREATE TABLE kerai.reference_transitions (
 );
 COMMENT ON TABLE kerai.reference_transitions IS 'Every state change of every reference, with when and why.';
 
--- Reference status counters for the dashboard (see counters.sql).
+-- Reference status counters for the dashboard (sql/ops_counters.sql), each delta next to one of
+-- the references it counts.
 CREATE FUNCTION kerai._count_reference_states() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN
     IF TG_OP = 'INSERT' THEN
-        INSERT INTO kerai.counter_deltas (name, delta)
-        SELECT 'references:' || status, count(*) FROM new_rows GROUP BY status;
+        INSERT INTO kerai.counter_deltas (document_id, name, delta)
+        SELECT (array_agg(node_id))[1], 'references:' || status, count(*) FROM new_rows GROUP BY status;
     ELSIF TG_OP = 'DELETE' THEN
-        INSERT INTO kerai.counter_deltas (name, delta)
-        SELECT 'references:' || status, -count(*) FROM old_rows GROUP BY status;
+        INSERT INTO kerai.counter_deltas (document_id, name, delta)
+        SELECT (array_agg(node_id))[1], 'references:' || status, -count(*) FROM old_rows GROUP BY status;
     ELSE
-        INSERT INTO kerai.counter_deltas (name, delta)
-        SELECT name, sum(d) FROM (
-            SELECT 'references:' || o.status AS name, -1 AS d
+        INSERT INTO kerai.counter_deltas (document_id, name, delta)
+        SELECT (array_agg(node_id))[1], name, sum(d) FROM (
+            SELECT o.node_id, 'references:' || o.status AS name, -1 AS d
               FROM old_rows o JOIN new_rows n USING (node_id) WHERE o.status <> n.status
             UNION ALL
-            SELECT 'references:' || n.status, 1
+            SELECT n.node_id, 'references:' || n.status, 1
               FROM old_rows o JOIN new_rows n USING (node_id) WHERE o.status <> n.status
         ) x GROUP BY name HAVING sum(d) <> 0;
     END IF;

@@ -1,15 +1,21 @@
 -- Corpus counters, kept by triggers so that the dashboard views answer in constant time at any
 -- corpus size. Writers append deltas (no row is ever updated in place, so concurrent
 -- ingestions never wait on each other); readers sum them; kerai.crawl_cycle() compacts them.
+-- A delta names one document of the rows it counts (document_id): on a distributed database
+-- it lands on the shard of those rows, where the trigger that writes it runs
+-- (docs/scale-out.md); which document does not matter for the sums.
 
 CREATE TABLE kerai.counter_deltas (
-    id    bigserial PRIMARY KEY,
-    name  text NOT NULL,
-    delta bigint NOT NULL
+    id          bigserial,
+    document_id uuid NOT NULL,
+    name        text NOT NULL,
+    delta       bigint NOT NULL,
+    PRIMARY KEY (document_id, id)
 );
 CREATE INDEX counter_deltas_name_idx ON kerai.counter_deltas (name);
 COMMENT ON TABLE kerai.counter_deltas IS
-    'Append-only deltas behind kerai.counters; compacted by kerai._compact_counters().';
+    'Append-only deltas behind kerai.counters, each next to one document of the rows it counts; compacted by '
+    'kerai._compact_counters().';
 
 CREATE VIEW kerai.counters AS
 SELECT name, sum(delta)::bigint AS value FROM kerai.counter_deltas GROUP BY name;
@@ -33,10 +39,10 @@ BEGIN
         RETURN 0;
     END IF;
     WITH gone AS (
-        DELETE FROM kerai.counter_deltas RETURNING name, delta
+        DELETE FROM kerai.counter_deltas RETURNING document_id, name, delta
     ), summed AS (
-        INSERT INTO kerai.counter_deltas (name, delta)
-        SELECT name, sum(delta) FROM gone GROUP BY name HAVING sum(delta) <> 0
+        INSERT INTO kerai.counter_deltas (document_id, name, delta)
+        SELECT (array_agg(document_id))[1], name, sum(delta) FROM gone GROUP BY name HAVING sum(delta) <> 0
         RETURNING 1
     )
     SELECT count(*) INTO folded FROM summed;
@@ -44,13 +50,17 @@ BEGIN
 END
 $$;
 
--- Add the deltas for a set of inserted (sign 1) or deleted (sign -1) nodes.
--- (PL/pgSQL, whose plan is kept for the session: a SQL function is parsed again on each call.)
-CREATE FUNCTION kerai._add_node_deltas(sign integer, kinds text[], depths text[]) RETURNS void
+-- Add the deltas for a set of inserted (sign 1) or deleted (sign -1) nodes, next to one of
+-- their documents. (PL/pgSQL, whose plan is kept for the session: a SQL function is parsed
+-- again on each call.)
+CREATE FUNCTION kerai._add_node_deltas(sign integer, kinds text[], depths text[], doc uuid) RETURNS void
 LANGUAGE plpgsql AS $$
 BEGIN
-    INSERT INTO kerai.counter_deltas (name, delta)
-    SELECT name, sign * count(*) FROM (
+    IF doc IS NULL THEN
+        RETURN;
+    END IF;
+    INSERT INTO kerai.counter_deltas (document_id, name, delta)
+    SELECT doc, name, sign * count(*) FROM (
         SELECT 'nodes' AS name FROM unnest(kinds)
         UNION ALL
         SELECT 'kind:' || k FROM unnest(kinds) k WHERE k IN ('document', 'reference', 'concept')
@@ -65,15 +75,19 @@ CREATE FUNCTION kerai._count_nodes() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN
     IF TG_OP = 'INSERT' THEN
-        PERFORM kerai._add_node_deltas(1, array_agg(kind), array_agg(metadata->>'chain_depth'))
+        PERFORM kerai._add_node_deltas(1, array_agg(kind), array_agg(metadata->>'chain_depth'),
+                                       (array_agg(document_id))[1])
            FROM new_rows;
     ELSIF TG_OP = 'DELETE' THEN
-        PERFORM kerai._add_node_deltas(-1, array_agg(kind), array_agg(metadata->>'chain_depth'))
+        PERFORM kerai._add_node_deltas(-1, array_agg(kind), array_agg(metadata->>'chain_depth'),
+                                       (array_agg(document_id))[1])
            FROM old_rows;
     ELSE
         -- A document whose chain depth changed moves between depth counters.
-        PERFORM kerai._add_node_deltas(-1, array_agg(o.kind), array_agg(o.metadata->>'chain_depth')),
-                kerai._add_node_deltas(1, array_agg(n.kind), array_agg(n.metadata->>'chain_depth'))
+        PERFORM kerai._add_node_deltas(-1, array_agg(o.kind), array_agg(o.metadata->>'chain_depth'),
+                                       (array_agg(o.document_id))[1]),
+                kerai._add_node_deltas(1, array_agg(n.kind), array_agg(n.metadata->>'chain_depth'),
+                                       (array_agg(n.document_id))[1])
            FROM old_rows o JOIN new_rows n ON n.id = o.id
           WHERE n.kind = 'document'
             AND o.metadata->>'chain_depth' IS DISTINCT FROM n.metadata->>'chain_depth';

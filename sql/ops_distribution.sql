@@ -89,6 +89,7 @@ CREATE VIEW kerai.distribution_plan AS
 SELECT t.table_name, t.placement, t.distribution_column, t.colocation, t.reason
   FROM (VALUES
     ('documents', 'distributed', 'id', 'document', 'one row per document, reference or concept: the key the group shares'),
+    ('counter_deltas', 'distributed', 'document_id', 'document', 'a change of a corpus count, next to one document of the rows it counts: written by their triggers on their shard, summed on read'),
     ('nodes', 'distributed', 'document_id', 'document', 'a document''s tree; a reference or concept node is its own document'),
     ('edges', 'distributed', 'document_id', 'document', 'the source node''s document: a document''s cites edges, a reference''s resolves_to edge'),
     ('chunks', 'distributed', 'document_id', 'document', 'the passages of a document'),
@@ -121,7 +122,6 @@ SELECT t.table_name, t.placement, t.distribution_column, t.colocation, t.reason
     ('reference_states', 'reference', NULL, NULL, 'the frontier''s state machine, fixed'),
     ('reference_moves', 'reference', NULL, NULL, 'the frontier''s state machine, fixed'),
     ('corpus_authors', 'reference', NULL, NULL, 'per-author counts read when scoring any reference'),
-    ('counter_deltas', 'coordinator', NULL, NULL, 'the dashboards'' running counts, summed on the coordinator'),
     ('partition_references', 'coordinator', NULL, NULL, 'kerai.partition_by_month''s bookkeeping'),
     ('daemons', 'coordinator', NULL, NULL, 'the companion processes at work now'),
     ('crawler_supervisor', 'coordinator', NULL, NULL, 'the crawler kerai.start_crawler supervises')

@@ -333,3 +333,14 @@ INSERT INTO kerai.settings (key, value)
 SELECT 'embedding_model', '"sentence-transformers/all-MiniLM-L6-v2"'
  WHERE EXISTS (SELECT 1 FROM kerai.embeddings WHERE model_name = 'sentence-transformers/all-MiniLM-L6-v2')
 ON CONFLICT (key) DO NOTHING;
+
+-- A counter delta names one document of the rows it counts, so that on a distributed database
+-- it lands on their shard, where the trigger that writes it runs (sql/ops_counters.sql). Last
+-- here: the rows changed above were counted by 0.2.0's triggers, which write no document. The
+-- deltas 0.2.0 wrote name the nil uuid (which document does not matter for the sums).
+-- covers: CREATE TABLE kerai.counter_deltas (
+ALTER TABLE kerai.counter_deltas ADD COLUMN document_id uuid;
+UPDATE kerai.counter_deltas SET document_id = '00000000-0000-0000-0000-000000000000';
+ALTER TABLE kerai.counter_deltas ALTER COLUMN document_id SET NOT NULL,
+    DROP CONSTRAINT counter_deltas_pkey, ADD PRIMARY KEY (document_id, id);
+DROP FUNCTION kerai._add_node_deltas(integer, text[], text[]);
