@@ -98,6 +98,7 @@ LANGUAGE plpgsql AS $$
 DECLARE
     deleted integer;
 BEGIN
+    docs := array_remove(docs, NULL);
     DELETE FROM kerai.edges e
      WHERE e.target_id IN (SELECT n.id FROM kerai.nodes n WHERE n.document_id = ANY (docs))
        AND e.document_id <> ALL (docs);

@@ -19,7 +19,8 @@
 
 -- A node without a document_id: a node without a parent is its own document (a document, a
 -- reference, a concept), which gets its row in kerai.documents; any other node belongs to its
--- parent's document.
+-- parent's document. (A node inserted with its document_id needs its kerai.documents row
+-- first, as kerai's writers make it.)
 CREATE FUNCTION kerai._fill_node_document() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN
@@ -37,6 +38,23 @@ COMMENT ON FUNCTION kerai._fill_node_document() IS
     'document (docs/scale-out.md).';
 CREATE TRIGGER nodes_fill_document BEFORE INSERT ON kerai.nodes
     FOR EACH ROW WHEN (NEW.document_id IS NULL) EXECUTE FUNCTION kerai._fill_node_document();
+
+-- Deleting a document's root node by hand (DELETE FROM kerai.nodes WHERE id = ...) deletes the
+-- document: its kerai.documents row, which takes its passages, vectors, claims, keys in the
+-- queue and frontier rows with it, as 0.2.0's foreign keys to the node did.
+CREATE FUNCTION kerai._delete_node_document() RETURNS trigger
+LANGUAGE plpgsql AS $$
+BEGIN
+    DELETE FROM kerai.documents d WHERE d.id = OLD.id;
+    RETURN NULL;
+END
+$$;
+COMMENT ON FUNCTION kerai._delete_node_document() IS
+    'A deleted root node (a document, reference or concept) takes its kerai.documents row, and so everything of the '
+    'document, with it.';
+CREATE TRIGGER nodes_delete_document AFTER DELETE ON kerai.nodes
+    FOR EACH ROW WHEN (OLD.parent_id IS NULL AND OLD.document_id = OLD.id)
+    EXECUTE FUNCTION kerai._delete_node_document();
 
 -- A row inserted without its key takes it from its parent row. Arguments: the key column, the
 -- parent table, the column of the row that names the parent (by id), the parent's key column.

@@ -168,12 +168,15 @@ BEGIN
     IF k IS NULL OR cardinality(k) = 0 THEN
         RETURN NULL;
     END IF;
-    SELECT dk.document_id INTO doc FROM kerai.document_keys dk WHERE dk.key = ANY (k)
-     ORDER BY dk.created_at, dk.key LIMIT 1;
-    -- (A key of a document deleted by hand, not by kerai, names nothing.)
-    IF doc IS NOT NULL AND EXISTS (SELECT 1 FROM kerai.documents d WHERE d.id = doc) THEN
-        RETURN doc;
-    END IF;
+    -- The oldest key that names a document still there (a key of a document deleted by hand,
+    -- not by kerai, names nothing).
+    FOR doc IN SELECT dk.document_id FROM kerai.document_keys dk WHERE dk.key = ANY (k)
+                ORDER BY dk.created_at, dk.key LOOP
+        IF EXISTS (SELECT 1 FROM kerai.documents d WHERE d.id = doc) THEN
+            RETURN doc;
+        END IF;
+    END LOOP;
+    doc := NULL;
     urls := ARRAY(SELECT substr(x, 5) FROM unnest(k) x WHERE x LIKE 'url:%');
     IF cardinality(urls) > 0 THEN
         SELECT n.id INTO doc FROM kerai.nodes n
@@ -366,6 +369,7 @@ DECLARE
     doc uuid;
     ref_text text;
     keys text[] := ARRAY(SELECT jsonb_array_elements_text(coalesce(q.result->'keys', '[]'::jsonb)));
+    dead record;
 BEGIN
     SELECT * INTO rs FROM kerai.reference_state WHERE node_id = q.node_id FOR UPDATE;
     SELECT * INTO agent FROM kerai.agents WHERE id = q.agent_id;
@@ -394,6 +398,12 @@ BEGIN
         'crawler_agent', agent.id));
     doc := kerai.parse_markdown(q.markdown, meta);
     PERFORM kerai._document_ingested(doc);
+    -- Its keys; one that names a document deleted by hand is taken over.
+    FOR dead IN SELECT dk.key, dk.document_id FROM kerai.document_keys dk WHERE dk.key = ANY (keys) LOOP
+        IF NOT EXISTS (SELECT 1 FROM kerai.documents d WHERE d.id = dead.document_id) THEN
+            DELETE FROM kerai.document_keys dk WHERE dk.key = dead.key AND dk.document_id = dead.document_id;
+        END IF;
+    END LOOP;
     INSERT INTO kerai.document_keys (key, document_id)
     SELECT k, doc FROM unnest(keys) k
     ON CONFLICT (key) DO NOTHING;

@@ -125,6 +125,11 @@ SELECT key FROM kerai.document_keys k JOIN kerai.nodes d ON d.id = k.document_id
 -- Ingested: a later reference to it is linked at once, by DOI or by URL.
 SELECT kerai._known_document('{"doi": "https://doi.org/10.5555/Once"}') = kerai._known_document('{"url": "https://example.org/once.pdf/"}') AS same_document;
 SELECT kerai._worker_known(999999, '{"doi": "10.5555/once"}');
+-- Its keys name nothing once it is deleted by hand (its root node), so it is fetched again.
+SAVEPOINT by_hand;
+DELETE FROM kerai.nodes WHERE kind = 'document' AND content = 'Once';
+SELECT kerai._known_document('{"doi": "10.5555/once"}') IS NULL AS forgotten;
+ROLLBACK TO SAVEPOINT by_hand;
 -- A new reference to a work in the corpus (here its arXiv id) is linked when the cycle would
 -- claim it: no queue item, no fetch.
 SELECT kerai.parse_markdown($md$# Thrice

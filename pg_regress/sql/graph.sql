@@ -33,8 +33,21 @@ INSERT INTO kerai.nodes (kind, metadata) VALUES ('document', '[1, 2]');
 INSERT INTO kerai.edges (source_id, target_id, relation)
 SELECT parent_id, id, 'contains' FROM kerai.nodes WHERE kind = 'paragraph' LIMIT 1;
 
--- Deleting a document removes its children and their edges.
+-- Every document, reference or concept has its kerai.documents row: made for a node inserted
+-- by hand without a document_id; one inserted with it needs the row first.
+INSERT INTO kerai.nodes (id, kind, content, document_id)
+VALUES ('00000000-0000-0000-0000-00000000d0c5', 'reference', 'By hand', '00000000-0000-0000-0000-00000000d0c5');
+INSERT INTO kerai.documents (id) VALUES ('00000000-0000-0000-0000-00000000d0c5');
+INSERT INTO kerai.nodes (id, kind, content, document_id)
+VALUES ('00000000-0000-0000-0000-00000000d0c5', 'reference', 'By hand', '00000000-0000-0000-0000-00000000d0c5');
+SELECT count(*) AS roots, count(d.id) AS with_row
+  FROM kerai.nodes n LEFT JOIN kerai.documents d ON d.id = n.id WHERE n.parent_id IS NULL;
+
+-- Deleting a document (its root node, or its kerai.documents row) removes its children, their
+-- edges and its row.
 DELETE FROM kerai.nodes WHERE kind = 'document';
+DELETE FROM kerai.documents WHERE id = '00000000-0000-0000-0000-00000000d0c5';
 SELECT count(*) AS nodes_left FROM kerai.nodes;
 SELECT count(*) AS edges_left FROM kerai.edges;
+SELECT count(*) AS documents_left FROM kerai.documents;
 ROLLBACK;

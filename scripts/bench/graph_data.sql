@@ -5,11 +5,13 @@
 SET client_min_messages = warning;
 SELECT setseed(0.42);
 
+CREATE TEMP TABLE bench_docs AS SELECT kerai.uuid7() AS id, g FROM generate_series(1, :docs) g;
+INSERT INTO kerai.documents (id) SELECT id FROM bench_docs;
 INSERT INTO kerai.nodes (id, kind, content, document_id, metadata)
 SELECT d.id, 'document', 'Generated document ' || d.g, d.id,
        jsonb_build_object('source_url', 'https://bench.example/doc/' || d.g, 'content_hash', md5(d.g::text),
                           'chain_depth', (d.g % 6)::text)
-FROM (SELECT kerai.uuid7() AS id, g FROM generate_series(1, :docs) g) d;
+FROM bench_docs d;
 
 INSERT INTO kerai.nodes (kind, content, parent_id, position, document_id)
 SELECT 'paragraph', 'Paragraph ' || p || ' of ' || d.content, d.id, p, d.id

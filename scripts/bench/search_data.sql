@@ -23,6 +23,7 @@ SELECT count(*) AS reals FROM reals \gset
 CREATE TEMP TABLE docs AS
 SELECT n, gen_random_uuid() AS id FROM generate_series(0, (:rows - 1) / 100) n;
 \timing on
+INSERT INTO kerai.documents (id) SELECT id FROM docs;
 INSERT INTO kerai.nodes (id, kind, content, document_id, metadata)
 SELECT id, 'document', 'synthetic ' || n, id,
        jsonb_build_object('source_url', 'synthetic:' || n, 'content_hash', md5(n::text))

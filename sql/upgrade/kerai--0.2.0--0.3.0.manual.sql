@@ -245,6 +245,10 @@ CREATE TABLE kerai.documents (
     id         uuid PRIMARY KEY,
     created_at timestamptz NOT NULL DEFAULT now()
 );
+-- 0.2.0 moved an unchanged chunk to its page's new document without the chunk's claims: they
+-- follow their chunk now.
+UPDATE kerai.claims x SET document_id = c.document_id
+  FROM kerai.chunks c WHERE c.id = x.chunk_id AND x.document_id <> c.document_id;
 INSERT INTO kerai.documents (id, created_at)
 SELECT d, min(at) FROM (
     SELECT document_id, created_at FROM kerai.nodes
