@@ -272,25 +272,25 @@ pub fn read_json_ld(raw: &str) -> Result<Vec<Value>, String> {
         return Ok(vec![v]);
     }
     // Several values one after another (`{...}{...}` or `{...};`).
+    // `base` is where the current stream starts in `repaired`: a stream's offsets are its own,
+    // and each restart must move strictly forward so the loop ends.
     let mut values = Vec::new();
+    let mut base = 0;
     let mut stream = serde_json::Deserializer::from_str(&repaired).into_iter::<Value>();
     loop {
         match stream.next() {
             Some(Ok(v)) => values.push(v),
             Some(Err(_)) => {
                 // Skip separators such as `;` or `,` between values.
-                let off = stream.byte_offset();
+                let off = base + stream.byte_offset();
                 let rest = repaired[off..]
                     .trim_start_matches(|c: char| c == ';' || c == ',' || c.is_whitespace());
-                if rest.len() == repaired.len() - off || rest.is_empty() {
+                let next = repaired.len() - rest.len();
+                if next <= base || next == off || rest.is_empty() {
                     break;
                 }
-                let consumed = repaired.len() - rest.len();
-                stream =
-                    serde_json::Deserializer::from_str(&repaired[consumed..]).into_iter::<Value>();
-                // Offsets of the new stream are relative; keep values only.
-                let _ = consumed;
-                continue;
+                base = next;
+                stream = serde_json::Deserializer::from_str(rest).into_iter::<Value>();
             }
             None => break,
         }
@@ -392,6 +392,18 @@ fn fix_control_chars(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn read_json_ld_ends_on_broken_value_sequences() {
+        // A stream restarted after a separator reports offsets from its own start; reading
+        // them as offsets into the whole block once looped for ever (found by fuzzing).
+        let broken = ",\n{\n  \"@context\": \"x\",\n  \"nale/\">\n <a \u{1}\">,;{\"b\":2}";
+        assert!(read_json_ld(broken).is_err());
+        let two = read_json_ld("{\"a\":1};, {\"b\":2} ;{\"c\":3}").unwrap();
+        assert_eq!(two.len(), 3);
+        let after_junk = read_json_ld("{\"a\":1}, x {\"b\":2}").unwrap();
+        assert_eq!(after_junk.len(), 1);
+    }
 
     #[test]
     fn reads_every_kind() {
