@@ -28,6 +28,10 @@ COMMENT ON FUNCTION kerai.delete_target(text, boolean) IS
     'go too, and a document that a page of another target holds stays). Refused (`55006`) while '
     'a job of the target runs. Returns `{target, pages, versions, jobs, documents, documents_kept}`. Needs '
     '`kerai_editor`.';
+COMMENT ON FUNCTION kerai.delete_document(uuid) IS
+    'Deletes one document (or reference, or concept) with its nodes, edges, passages, vectors, entities, claims, '
+    'keys and frontier rows, and the links into it (edges, resolved references, page versions); the references it '
+    'cited are counted again. True when it was there. Needs `kerai_admin`.';
 COMMENT ON FUNCTION kerai.cancel_job(uuid) IS
     'Cancels a `PENDING` or `RUNNING` job: status `CANCELLED`, its pending and leased URLs skipped with '
     '`error_kind` `cancelled`, `CRAWL_CANCELLED` logged; its fetcher stops at its next heartbeat. Returns the '
@@ -60,7 +64,7 @@ COMMENT ON FUNCTION kerai.url_hash(text) IS
 
 COMMENT ON FUNCTION kerai.html(kerai.page_versions) IS
     'The raw HTML of a page version wherever it is kept: `page_versions.raw_html`, or for HTML over 1 MB the '
-    '`kerai.blobs` row its `raw_html_uri` names (`kerai-blob:sha256:<hex>`). Call it as `kerai.html(v)`, or '
+    '`kerai.blobs` row of its target its `raw_html_uri` names (`kerai-blob:sha256:<hex>`). Call it as `kerai.html(v)`, or '
     '`v.html` with kerai on the search_path; NULL when the version kept no HTML.';
 
 -- ----- convert

@@ -69,27 +69,34 @@ LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
     ) x WHERE k <> ''
 $$;
 
-CREATE FUNCTION kerai._track_document_authors() RETURNS trigger
+-- A new document's authors join kerai.corpus_authors, and the references it makes less novel
+-- (by the same authors, or on its topic) are rescored. kerai.parse_markdown calls it once the
+-- document has its title. Not a trigger: on a distributed database a trigger on the document's
+-- shard cannot reach corpus_authors or the references' shards (docs/scale-out.md).
+CREATE FUNCTION kerai._track_document_authors(doc uuid) RETURNS void
 LANGUAGE plpgsql AS $$
+#variable_conflict use_variable
+DECLARE
+    d record;
 BEGIN
+    SELECT n.content, n.metadata INTO d FROM kerai.nodes n
+     WHERE n.document_id = doc AND n.id = doc AND n.kind = 'document';
+    IF NOT FOUND THEN
+        RETURN;
+    END IF;
     INSERT INTO kerai.corpus_authors AS ca (author_key, documents)
-    SELECT k, 1 FROM kerai._document_authors(NEW.metadata) k
+    SELECT k, 1 FROM kerai._document_authors(d.metadata) k
     ON CONFLICT (author_key) DO UPDATE SET documents = ca.documents + 1;
     -- References by these authors are no longer novel: rescore them.
     UPDATE kerai.reference_state SET score_dirty = true
-     WHERE first_author IN (SELECT kerai._document_authors(NEW.metadata)) AND NOT score_dirty;
+     WHERE first_author IN (SELECT kerai._document_authors(d.metadata)) AND NOT score_dirty;
     -- Nor are references on this document's topic.
-    IF NEW.content IS NOT NULL AND length(NEW.content) >= 12 THEN
+    IF d.content IS NOT NULL AND length(d.content) >= 12 THEN
         UPDATE kerai.reference_state SET score_dirty = true
-         WHERE title_norm % kerai.normalize_title(NEW.content) AND NOT score_dirty;
+         WHERE title_norm % kerai.normalize_title(d.content) AND NOT score_dirty;
     END IF;
-    RETURN NULL;
 END
 $$;
--- Fires when a document gets its title (kerai.parse_markdown sets it after the tree is written).
-CREATE TRIGGER nodes_track_document_authors AFTER UPDATE OF content ON kerai.nodes
-    FOR EACH ROW WHEN (NEW.kind = 'document' AND OLD.content IS DISTINCT FROM NEW.content)
-    EXECUTE FUNCTION kerai._track_document_authors();
 
 CREATE FUNCTION kerai._crawler_weights(OUT epistemic float8, OUT pragmatic float8)
 LANGUAGE sql STABLE AS $$

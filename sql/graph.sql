@@ -108,6 +108,21 @@ BEGIN
     DELETE FROM kerai.reference_keys k WHERE k.node_id = ANY (docs);
     DELETE FROM kerai.documents d WHERE d.id = ANY (docs);
     GET DIAGNOSTICS deleted = ROW_COUNT;
+    -- The references the deleted documents cited lose those citations; the deleted
+    -- references themselves have nothing left to count.
+    DELETE FROM kerai.cite_count_queue q WHERE q.reference_id = ANY (docs);
+    PERFORM kerai._recount_cites(docs);
     RETURN deleted;
+END
+$$;
+
+-- Delete one document (or reference, or concept) with everything of it, as
+-- kerai._delete_documents does: true when it was there.
+CREATE FUNCTION kerai.delete_document(document uuid) RETURNS boolean
+LANGUAGE plpgsql AS $$
+DECLARE
+    allowed boolean := kerai._require('kerai_admin', 'kerai.delete_document');
+BEGIN
+    RETURN coalesce(kerai._delete_documents(ARRAY[document]) > 0, false);
 END
 $$;

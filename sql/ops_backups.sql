@@ -4,6 +4,7 @@
 -- history and the AI log. Not registered, because a fresh CREATE EXTENSION makes them:
 --   reference_states, reference_moves   the frontier's state machine (fixed definitions)
 --   counter_deltas                      derived: the restored rows' triggers count them again
+--   cite_count_queue                    derived: the restored edges' triggers queue their recount
 --   partition_references                the foreign keys partition_by_month replaced; a restore
 --                                       brings tables back unpartitioned (docs/backups.md)
 --   daemons, crawler_supervisor         runtime state: the companion processes at work now and

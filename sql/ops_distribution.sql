@@ -108,6 +108,7 @@ SELECT t.table_name, t.placement, t.distribution_column, t.colocation, t.reason
   FROM (VALUES
     ('documents', 'distributed', 'id', 'document', 'one row per document, reference or concept: the key the group shares'),
     ('counter_deltas', 'distributed', 'document_id', 'document', 'a change of a corpus count, next to one document of the rows it counts: written by their triggers on their shard, summed on read'),
+    ('cite_count_queue', 'distributed', 'document_id', 'document', 'the references whose cites edges a document gained or lost, to count again: written by the edges'' triggers on their shard'),
     ('nodes', 'distributed', 'document_id', 'document', 'a document''s tree; a reference or concept node is its own document'),
     ('edges', 'distributed', 'document_id', 'document', 'the source node''s document: a document''s cites edges, a reference''s resolves_to edge'),
     ('chunks', 'distributed', 'document_id', 'document', 'the passages of a document'),
@@ -130,7 +131,7 @@ SELECT t.table_name, t.placement, t.distribution_column, t.colocation, t.reason
     ('ai_requests', 'distributed', 'id', 'request', 'a question asked'),
     ('ai_responses', 'distributed', 'request_id', 'request', 'its answer'),
     ('citations', 'distributed', 'request_id', 'request', 'the passages the answer cites (copied, so they stay when the corpus changes)'),
-    ('blobs', 'distributed', 'uri', 'blob', 'large raw HTML by content address; read one at a time'),
+    ('blobs', 'distributed', 'target_id', 'target', 'large raw HTML of a target''s versions, once per content: written by the versions'' trigger on their shard'),
     ('reward_ledger', 'distributed', 'id', 'ledger', 'append-only rewards; summed per agent'),
     ('settings', 'reference', NULL, NULL, 'read by every function on every node'),
     ('users', 'reference', NULL, NULL, 'read by the row-level security policies on every node'),
@@ -147,4 +148,4 @@ SELECT t.table_name, t.placement, t.distribution_column, t.colocation, t.reason
 COMMENT ON VIEW kerai.distribution_plan IS
     'Scale-out on paper (docs/scale-out.md): for each kerai table, its placement on a distributed Postgres '
     '(distributed, reference or coordinator), the distribution column, the co-location group (document, target, '
-    'request, blob, key, ledger) and why.';
+    'request, key, ledger) and why.';

@@ -82,7 +82,7 @@ BEGIN
     -- Readers: the corpus, the crawl history, the dashboards; asking writes the AI log.
     FOR t IN SELECT c.relname FROM pg_class c
               WHERE c.relnamespace = 'kerai'::regnamespace AND c.relkind IN ('r', 'p', 'v')
-                AND c.relname NOT IN ('crawl_queue', 'extraction_queue', 'partition_references')
+                AND c.relname NOT IN ('crawl_queue', 'extraction_queue', 'cite_count_queue', 'partition_references')
                 AND NOT c.relispartition LOOP
         EXECUTE format('GRANT SELECT ON kerai.%I TO kerai_reader', t);
     END LOOP;
@@ -104,7 +104,8 @@ BEGIN
     -- Fetchers: they write the corpus (pages, versions, documents, references, chunks,
     -- vectors, facts) and work the queues; they read the targets and settings they run with.
     FOR t IN SELECT unnest(ARRAY['documents', 'nodes', 'edges', 'counter_deltas', 'corpus_authors', 'reference_state',
-                                 'reference_keys', 'reference_transitions', 'extraction_queue', 'crawl_queue', 'document_keys',
+                                 'reference_keys', 'reference_transitions', 'extraction_queue', 'crawl_queue', 'cite_count_queue',
+                                 'document_keys',
                                  'pages', 'page_versions', 'blobs', 'job_urls', 'job_logs', 'chunks',
                                  'embeddings', 'entities', 'claims', 'perspectives', 'reward_ledger', 'daemons']) LOOP
         EXECUTE format('GRANT SELECT, INSERT, UPDATE, DELETE ON kerai.%I TO kerai_fetcher', t);

@@ -1,21 +1,35 @@
 -- Reference extraction: citations hit in a document's text become deduplicated reference
 -- nodes, linked from the citing nodes by cites edges.
 
--- cite_count is the number of cites edges into a reference, kept by this trigger whoever
--- writes or deletes edges (a deleted document takes its edges, and its counts, with it).
+-- cite_count is the number of cites edges into a reference (the nodes citing it). A reference
+-- is another document than the ones citing it, so the edges' triggers do not update it: on a
+-- distributed database it can live on another machine, which Citus does not let a trigger on a
+-- shard reach (docs/scale-out.md). They note the references whose cites edges changed in
+-- kerai.cite_count_queue, next to the citing document, and kerai._recount_cites counts those
+-- references' edges again: kerai.extract_references and kerai._delete_documents for their own
+-- documents as they go, kerai.crawl_cycle for the rest (edges written or deleted by hand). A
+-- recount is exact whatever happened before it (a restore that brings back the edges and the
+-- counts both counts nothing twice).
+CREATE TABLE kerai.cite_count_queue (
+    document_id  uuid NOT NULL,
+    reference_id uuid NOT NULL,
+    PRIMARY KEY (document_id, reference_id)
+);
+COMMENT ON TABLE kerai.cite_count_queue IS
+    'References whose cites edges a document gained or lost, to count again (kerai._recount_cites); next to the '
+    'citing document.';
+
 CREATE FUNCTION kerai._count_cites() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN
     IF TG_OP = 'INSERT' THEN
-        UPDATE kerai.reference_state rs
-           SET cite_count = rs.cite_count + c.n, score_dirty = true
-          FROM (SELECT target_id, count(*) AS n FROM new_rows WHERE relation = 'cites' GROUP BY target_id) c
-         WHERE rs.node_id = c.target_id;
+        INSERT INTO kerai.cite_count_queue (document_id, reference_id)
+        SELECT DISTINCT document_id, target_id FROM new_rows WHERE relation = 'cites'
+        ON CONFLICT DO NOTHING;
     ELSE
-        UPDATE kerai.reference_state rs
-           SET cite_count = greatest(rs.cite_count - c.n, 0), score_dirty = true
-          FROM (SELECT target_id, count(*) AS n FROM old_rows WHERE relation = 'cites' GROUP BY target_id) c
-         WHERE rs.node_id = c.target_id;
+        INSERT INTO kerai.cite_count_queue (document_id, reference_id)
+        SELECT DISTINCT document_id, target_id FROM old_rows WHERE relation = 'cites'
+        ON CONFLICT DO NOTHING;
     END IF;
     RETURN NULL;
 END
@@ -24,6 +38,39 @@ CREATE TRIGGER edges_count_cites_insert AFTER INSERT ON kerai.edges
     REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION kerai._count_cites();
 CREATE TRIGGER edges_count_cites_delete AFTER DELETE ON kerai.edges
     REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION kerai._count_cites();
+
+-- Count again the cites edges into the references queued by the given citing documents (all
+-- queued references when NULL), and mark the ones whose count changed for rescoring. Returns
+-- how many counts changed.
+CREATE FUNCTION kerai._recount_cites(docs uuid[] DEFAULT NULL) RETURNS integer
+LANGUAGE plpgsql AS $$
+#variable_conflict use_variable
+DECLARE
+    refs uuid[];
+    ids uuid[];
+    counts integer[];
+    changed integer;
+BEGIN
+    WITH due AS (
+        DELETE FROM kerai.cite_count_queue q WHERE docs IS NULL OR q.document_id = ANY (docs)
+        RETURNING q.reference_id
+    )
+    SELECT array_agg(DISTINCT reference_id) INTO refs FROM due;
+    IF refs IS NULL THEN
+        RETURN 0;
+    END IF;
+    SELECT array_agg(r.id ORDER BY r.id), array_agg(coalesce(c.n, 0)::integer ORDER BY r.id) INTO ids, counts
+      FROM unnest(refs) AS r(id)
+      LEFT JOIN (SELECT e.target_id, count(*) AS n FROM kerai.edges e
+                  WHERE e.relation = 'cites' AND e.target_id = ANY (refs) GROUP BY e.target_id) c
+        ON c.target_id = r.id;
+    UPDATE kerai.reference_state rs SET cite_count = u.n, score_dirty = true
+      FROM unnest(ids, counts) AS u(id, n)
+     WHERE rs.node_id = u.id AND rs.cite_count <> u.n;
+    GET DIAGNOSTICS changed = ROW_COUNT;
+    RETURN changed;
+END
+$$;
 
 -- A URL in kerai's normal form (kerai.normalize_url), and the same with or without a trailing
 -- slash when it has a path and no query: the forms one page is cited in. NULL for NULL; a
@@ -290,6 +337,7 @@ BEGIN
     SELECT count(*) INTO n_edges FROM ins;
 
     SELECT count(DISTINCT t) INTO n_refs FROM unnest(dst) t;
+    PERFORM kerai._recount_cites(ARRAY[doc]);
     PERFORM kerai._rescore_references(dst);
     DELETE FROM kerai.extraction_queue WHERE document_id = doc;
     RETURN jsonb_build_object('document', doc, 'bibliography_entries', n_bib, 'citations', n_cit,

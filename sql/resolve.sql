@@ -512,7 +512,8 @@ BEGIN
         extracted := extracted || kerai.extract_references(doc);
     END LOOP;
 
-    -- 3. Rescore what changed.
+    -- 3. Rescore what changed (citations added or removed by hand are counted first).
+    PERFORM kerai._recount_cites();
     rescored := kerai._rescore_dirty(5000);
 
     -- 4. Too deep to follow: record the decision.

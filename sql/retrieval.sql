@@ -646,14 +646,19 @@ $$;
 
 -- ---------------------------------------------------------------- large raw HTML out of line
 
+-- A blob belongs to the target of the versions that keep it, stored once per content within the
+-- target: on a distributed database it lives next to them, where their trigger writes it
+-- (docs/scale-out.md), and deleting the target deletes it.
 CREATE TABLE kerai.blobs (
-    uri        text PRIMARY KEY,
+    uri        text NOT NULL,
     data       bytea NOT NULL,
-    created_at timestamptz NOT NULL DEFAULT now()
+    created_at timestamptz NOT NULL DEFAULT now(),
+    target_id  uuid NOT NULL REFERENCES kerai.targets (id) ON DELETE CASCADE,
+    PRIMARY KEY (target_id, uri)
 );
 COMMENT ON TABLE kerai.blobs IS
-    'Raw HTML over 1 MB, stored once per content (uri = kerai-blob:sha256:<hex>); page_versions keeps the URI and '
-    'kerai.html(version) reads either place.';
+    'Raw HTML over 1 MB, stored once per content and target (uri = kerai-blob:sha256:<hex>); page_versions keeps '
+    'the URI and kerai.html(version) reads either place.';
 
 CREATE FUNCTION kerai._page_html_out_of_line() RETURNS trigger
 LANGUAGE plpgsql AS $$
@@ -664,7 +669,7 @@ BEGIN
     IF NEW.raw_html IS NOT NULL AND octet_length(NEW.raw_html) > 1048576 THEN
         bytes := convert_to(NEW.raw_html, 'UTF8');
         uri := 'kerai-blob:sha256:' || encode(sha256(bytes), 'hex');
-        INSERT INTO kerai.blobs (uri, data) VALUES (uri, bytes) ON CONFLICT DO NOTHING;
+        INSERT INTO kerai.blobs (target_id, uri, data) VALUES (NEW.target_id, uri, bytes) ON CONFLICT DO NOTHING;
         NEW.raw_html_uri := uri;
         NEW.raw_html := NULL;
     END IF;
@@ -678,7 +683,8 @@ CREATE TRIGGER page_versions_html_out_of_line BEFORE INSERT OR UPDATE OF raw_htm
 -- (or `v.html` with kerai on the search_path).
 CREATE FUNCTION kerai.html(v kerai.page_versions) RETURNS text
 LANGUAGE sql STABLE PARALLEL SAFE AS $$
-    SELECT coalesce(v.raw_html, (SELECT convert_from(b.data, 'UTF8') FROM kerai.blobs b WHERE b.uri = v.raw_html_uri))
+    SELECT coalesce(v.raw_html, (SELECT convert_from(b.data, 'UTF8') FROM kerai.blobs b
+                               WHERE b.target_id = v.target_id AND b.uri = v.raw_html_uri))
 $$;
 
 -- ---------------------------------------------------------------- dashboard

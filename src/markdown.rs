@@ -34,7 +34,8 @@ pub(crate) fn parse_markdown(markdown: &str, metadata: default!(JsonB, "'{}'")) 
         .or_insert(json!(markdown.chars().count()));
 
     let doc_id = new_id();
-    let existing = if schema_has_documents() {
+    let at_0_3 = schema_has_documents();
+    let existing = if at_0_3 {
         let source_url = meta.get("source_url").cloned().unwrap_or(Value::Null);
         let existing = claim_identity(doc_id, &source_url, &hash);
         if existing.is_none() {
@@ -79,6 +80,11 @@ pub(crate) fn parse_markdown(markdown: &str, metadata: default!(JsonB, "'{}'")) 
         ],
     )
     .or_raise("recording the document's title");
+    if at_0_3 {
+        // A 0.2.0 schema does this in a trigger on the title's update.
+        Spi::run_with_args("SELECT kerai._track_document_authors($1)", &[doc_id.into()])
+            .or_raise("recording the document's authors");
+    }
     Spi::run_with_args(
         "INSERT INTO kerai.extraction_queue (document_id) VALUES ($1) ON CONFLICT DO NOTHING",
         &[doc_id.into()],

@@ -142,7 +142,7 @@ SELECT r.status, d.content AS document FROM kerai.references r JOIN kerai.nodes 
  WHERE r.arxiv = '2301.00001';
 
 -- A document's authors are known to the corpus (corpus_authors: a reference by them is less
--- novel) once the document has its title (a trigger, when parse_markdown records it).
+-- novel) once the document has its title (parse_markdown records them).
 SELECT kerai.parse_markdown($md$# Notes on quill pens
 
 Text.

@@ -38,7 +38,8 @@ SELECT tableoid::regclass::text = 'kerai.job_logs_w' || to_char(date_trunc('week
 SELECT kerai.maintain_job_logs();
 
 -- A shorter retention drops whole weeks that are past it.
-SELECT kerai._job_logs_week((now() - interval '21 days')::date) AS made_an_old_week;
+-- (The week of a UTC day: pg_regress runs in PST8PDT, where Monday early UTC is still Sunday.)
+SELECT kerai._job_logs_week((now() AT TIME ZONE 'UTC' - interval '21 days')::date) AS made_an_old_week;
 INSERT INTO kerai.job_logs (target_id, level, event, message, created_at)
 SELECT id, 'INFO', 'AGE_21_DAYS', 'old week', now() - interval '21 days' FROM kerai.targets;
 SELECT kerai.set_setting('job_log_retention_days', '7');

@@ -48,11 +48,21 @@ SELECT left(content, 40) AS content, cite_count FROM kerai.references WHERE doi 
 SELECT k.key, n.content LIKE 'Friston%' AS friston FROM kerai.reference_keys k JOIN kerai.nodes n ON n.id = k.node_id
  WHERE k.key LIKE 'doi:10.1038/%';
 
--- Re-extracting changes nothing; deleting a document (its kerai.documents row) takes its
+-- Re-extracting changes nothing; deleting a document (kerai.delete_document) takes its
 -- citations and counts along.
 SELECT (kerai.extract_references(:'doc2'))->'new_cites_edges' AS new_edges;
-DELETE FROM kerai.documents WHERE id = :'doc2';
+SELECT kerai.delete_document(:'doc2') AS deleted;
 SELECT left(content, 40) AS content, cite_count FROM kerai.references WHERE doi = '10.1038/nrn2787' OR content LIKE 'Clark%' ORDER BY content;
+SELECT kerai.delete_document(:'doc2') AS deleted_again;
+SELECT kerai.delete_document(NULL) AS deleted_nothing;
+-- A document deleted by hand (its kerai.documents row) takes its citations too; the counts
+-- follow at the next kerai.crawl_cycle, which counts again the references whose citations changed.
+SELECT kerai.parse_markdown('# Third\n\nAgain (Friston, 2010).', '{"source_url": "https://example.org/third"}') AS doc3 \gset
+SELECT (kerai.extract_references(:'doc3'))->'new_cites_edges' AS new_edges;
+SELECT cite_count FROM kerai.references WHERE doi = '10.1038/nrn2787';
+DELETE FROM kerai.documents WHERE id = :'doc3';
+SELECT kerai._recount_cites() AS recounted;
+SELECT cite_count FROM kerai.references WHERE doi = '10.1038/nrn2787';
 
 SELECT kerai.extract_references('00000000-0000-0000-0000-000000000000');
 

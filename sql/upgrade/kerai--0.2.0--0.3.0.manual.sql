@@ -338,6 +338,26 @@ SELECT 'embedding_model', '"sentence-transformers/all-MiniLM-L6-v2"'
  WHERE EXISTS (SELECT 1 FROM kerai.embeddings WHERE model_name = 'sentence-transformers/all-MiniLM-L6-v2')
 ON CONFLICT (key) DO NOTHING;
 
+-- A new document's authors are recorded by kerai.parse_markdown (frontier_scoring.sql), not by
+-- a trigger on its title's update, which a distributed database cannot run.
+DROP TRIGGER nodes_track_document_authors ON kerai.nodes;
+DROP FUNCTION kerai._track_document_authors();
+
+-- A blob of large raw HTML belongs to the target of the versions that keep it (retrieval.sql):
+-- on a distributed database it lives next to them. A blob that versions of several targets
+-- kept is copied for each; one that no version keeps any more goes.
+-- covers: CREATE TABLE kerai.blobs (
+ALTER TABLE kerai.blobs DROP CONSTRAINT blobs_pkey;
+ALTER TABLE kerai.blobs ADD COLUMN target_id uuid REFERENCES kerai.targets (id) ON DELETE CASCADE;
+INSERT INTO kerai.blobs (uri, data, created_at, target_id)
+SELECT b.uri, b.data, b.created_at, v.target_id
+  FROM kerai.blobs b
+  JOIN (SELECT DISTINCT raw_html_uri, target_id FROM kerai.page_versions WHERE raw_html_uri IS NOT NULL) v
+    ON v.raw_html_uri = b.uri
+ WHERE b.target_id IS NULL;
+DELETE FROM kerai.blobs WHERE target_id IS NULL;
+ALTER TABLE kerai.blobs ALTER COLUMN target_id SET NOT NULL, ADD PRIMARY KEY (target_id, uri);
+
 -- A counter delta names one document of the rows it counts, so that on a distributed database
 -- it lands on their shard, where the trigger that writes it runs (sql/ops_counters.sql). Last
 -- here: the rows changed above were counted by 0.2.0's triggers, which write no document. The
