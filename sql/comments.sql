@@ -32,6 +32,11 @@ COMMENT ON FUNCTION kerai.delete_document(uuid) IS
     'Deletes one document (or reference, or concept) with its nodes, edges, passages, vectors, entities, claims, '
     'keys and frontier rows, and the links into it (edges, resolved references, page versions); the references it '
     'cited are counted again. True when it was there. Needs `kerai_admin`.';
+COMMENT ON FUNCTION kerai.distribute() IS
+    'On a Citus coordinator with its workers added, lays the database out as `kerai.distribution_plan` says: '
+    'reference tables, and distributed tables co-located by document, target, request and key, rows and all, in '
+    'one transaction. Idempotent: `{reference_tables, distributed_tables, foreign_keys, already_distributed}`. '
+    'Refused (`0A000`) without Citus. Needs `kerai_admin` (and the tables'' owner). See docs/scale-out.md.';
 COMMENT ON FUNCTION kerai.cancel_job(uuid) IS
     'Cancels a `PENDING` or `RUNNING` job: status `CANCELLED`, its pending and leased URLs skipped with '
     '`error_kind` `cancelled`, `CRAWL_CANCELLED` logged; its fetcher stops at its next heartbeat. Returns the '

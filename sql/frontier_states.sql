@@ -114,23 +114,30 @@ COMMENT ON TABLE kerai.reference_transitions IS 'Every state change of every ref
 -- the references it counts.
 CREATE FUNCTION kerai._count_reference_states() RETURNS trigger
 LANGUAGE plpgsql AS $$
+DECLARE
+    docs uuid[];
+    names text[];
+    deltas bigint[];
 BEGIN
     IF TG_OP = 'INSERT' THEN
-        INSERT INTO kerai.counter_deltas (document_id, name, delta)
-        SELECT (array_agg(node_id))[1], 'references:' || status, count(*) FROM new_rows GROUP BY status;
+        SELECT array_agg(d), array_agg(name), array_agg(n) INTO docs, names, deltas FROM (
+            SELECT (array_agg(node_id))[1] AS d, 'references:' || status AS name, count(*) AS n
+              FROM new_rows GROUP BY status) x;
     ELSIF TG_OP = 'DELETE' THEN
-        INSERT INTO kerai.counter_deltas (document_id, name, delta)
-        SELECT (array_agg(node_id))[1], 'references:' || status, -count(*) FROM old_rows GROUP BY status;
+        SELECT array_agg(d), array_agg(name), array_agg(n) INTO docs, names, deltas FROM (
+            SELECT (array_agg(node_id))[1] AS d, 'references:' || status AS name, -count(*) AS n
+              FROM old_rows GROUP BY status) x;
     ELSE
-        INSERT INTO kerai.counter_deltas (document_id, name, delta)
-        SELECT (array_agg(node_id))[1], name, sum(d) FROM (
-            SELECT o.node_id, 'references:' || o.status AS name, -1 AS d
-              FROM old_rows o JOIN new_rows n USING (node_id) WHERE o.status <> n.status
-            UNION ALL
-            SELECT n.node_id, 'references:' || n.status, 1
-              FROM old_rows o JOIN new_rows n USING (node_id) WHERE o.status <> n.status
-        ) x GROUP BY name HAVING sum(d) <> 0;
+        SELECT array_agg(d), array_agg(name), array_agg(n) INTO docs, names, deltas FROM (
+            SELECT (array_agg(node_id))[1] AS d, name, sum(v)::bigint AS n FROM (
+                SELECT o.node_id, 'references:' || o.status AS name, -1 AS v
+                  FROM old_rows o JOIN new_rows n USING (node_id) WHERE o.status <> n.status
+                UNION ALL
+                SELECT n.node_id, 'references:' || n.status, 1
+                  FROM old_rows o JOIN new_rows n USING (node_id) WHERE o.status <> n.status
+            ) x GROUP BY name HAVING sum(v) <> 0) y;
     END IF;
+    PERFORM kerai._add_deltas(docs, names, deltas);
     RETURN NULL;
 END
 $$;

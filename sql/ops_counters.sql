@@ -23,9 +23,13 @@ COMMENT ON VIEW kerai.counters IS
     'Every corpus counter (name, value), summed from kerai.counter_deltas: nodes, kind:document, '
     'kind:reference, kind:concept, documents_at_depth:N, `references:<status>`. kerai.counter(name) reads one.';
 
+-- PL/pgSQL: a distributed database plans a SQL function's parameters poorly (Citus refuses
+-- them over distributed tables).
 CREATE FUNCTION kerai.counter(counter_name text) RETURNS bigint
-LANGUAGE sql STABLE PARALLEL SAFE AS $$
-    SELECT coalesce(sum(delta), 0)::bigint FROM kerai.counter_deltas WHERE name = counter_name
+LANGUAGE plpgsql STABLE PARALLEL SAFE AS $$
+BEGIN
+    RETURN (SELECT coalesce(sum(d.delta), 0)::bigint FROM kerai.counter_deltas d WHERE d.name = counter_name);
+END
 $$;
 
 -- Fold all deltas of each counter into one row. Safe to run concurrently with writers.
@@ -50,24 +54,43 @@ BEGIN
 END
 $$;
 
+-- Append deltas, one row at a time: on a distributed database the counting triggers run on a
+-- shard, where Citus runs a plain insert into the co-located shard of counter_deltas but not an
+-- INSERT ... SELECT over a trigger's transition table (docs/scale-out.md).
+CREATE FUNCTION kerai._add_deltas(docs uuid[], names text[], deltas bigint[]) RETURNS void
+LANGUAGE plpgsql AS $$
+BEGIN
+    FOR i IN 1 .. coalesce(cardinality(names), 0) LOOP
+        INSERT INTO kerai.counter_deltas (document_id, name, delta) VALUES (docs[i], names[i], deltas[i]);
+    END LOOP;
+END
+$$;
+
 -- Add the deltas for a set of inserted (sign 1) or deleted (sign -1) nodes, next to one of
 -- their documents. (PL/pgSQL, whose plan is kept for the session: a SQL function is parsed
 -- again on each call.)
 CREATE FUNCTION kerai._add_node_deltas(sign integer, kinds text[], depths text[], doc uuid) RETURNS void
 LANGUAGE plpgsql AS $$
+DECLARE
+    names text[];
+    deltas bigint[];
 BEGIN
     IF doc IS NULL THEN
         RETURN;
     END IF;
-    INSERT INTO kerai.counter_deltas (document_id, name, delta)
-    SELECT doc, name, sign * count(*) FROM (
-        SELECT 'nodes' AS name FROM unnest(kinds)
-        UNION ALL
-        SELECT 'kind:' || k FROM unnest(kinds) k WHERE k IN ('document', 'reference', 'concept')
-        UNION ALL
-        SELECT 'documents_at_depth:' || coalesce(d, '0')
-          FROM unnest(kinds, depths) AS u(k, d) WHERE k = 'document'
-    ) x GROUP BY name;
+    SELECT array_agg(name), array_agg(sign * n) INTO names, deltas FROM (
+        SELECT name, count(*) AS n FROM (
+            SELECT 'nodes' AS name FROM unnest(kinds)
+            UNION ALL
+            SELECT 'kind:' || k FROM unnest(kinds) k WHERE k IN ('document', 'reference', 'concept')
+            UNION ALL
+            SELECT 'documents_at_depth:' || coalesce(d, '0')
+              FROM unnest(kinds, depths) AS u(k, d) WHERE k = 'document'
+        ) x GROUP BY name
+    ) y;
+    IF names IS NOT NULL THEN
+        PERFORM kerai._add_deltas(array_fill(doc, ARRAY[cardinality(names)]), names, deltas);
+    END IF;
 END
 $$;
 

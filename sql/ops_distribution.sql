@@ -148,4 +148,102 @@ SELECT t.table_name, t.placement, t.distribution_column, t.colocation, t.reason
 COMMENT ON VIEW kerai.distribution_plan IS
     'Scale-out on paper (docs/scale-out.md): for each kerai table, its placement on a distributed Postgres '
     '(distributed, reference or coordinator), the distribution column, the co-location group (document, target, '
-    'request, key, ledger) and why.';
+    'request, key, ledger) and why; kerai.distribute() makes it.';
+
+-- The plan, made: on a Citus coordinator with its workers added, every table of the plan
+-- becomes a reference or distributed table in its co-location group, rows and all. In one
+-- transaction, in the order Citus needs for an extension's tables:
+--   1. the foreign keys between kerai's tables are set aside, on the coordinator and on the
+--      workers' copies of the tables (CREATE EXTENSION made them there too), so that no table
+--      is turned into a "Citus local table" halfway;
+--   2. the two triggers that let a restore replace the rows CREATE EXTENSION seeds go (they
+--      would fire during Citus's own copy of the rows; a distributed database is backed up
+--      with its own tools, docs/backups.md);
+--   3. reference tables, then each group from its first table (a document's kerai.documents
+--      row, a target's pages, a request, a key), with the counting and filling triggers, which
+--      write only rows of their own group (citus.enable_unsafe_triggers, for this call only),
+--      switched off while Citus copies the rows (they would count them again);
+--   4. the rows each table held before are removed from the coordinator's own copy (Citus
+--      leaves them on disk, out of sight), the foreign keys come back and the triggers on.
+-- A database already laid out is left as it is.
+CREATE FUNCTION kerai.distribute() RETURNS jsonb
+LANGUAGE plpgsql AS $$
+DECLARE
+    allowed boolean := kerai._require('kerai_admin', 'kerai.distribute');
+    fk record;
+    t record;
+    anchor text;
+    refs integer := 0;
+    dists integer := 0;
+    keys integer := 0;
+BEGIN
+    IF NOT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'citus') THEN
+        RAISE EXCEPTION 'kerai.distribute: this database has no Citus extension' USING ERRCODE = '0A000',
+            HINT = 'install Citus from your packages, load it (shared_preload_libraries = ''citus''), '
+                   'CREATE EXTENSION citus, add the workers with citus_add_node, then call kerai.distribute() '
+                   'again (docs/scale-out.md)';
+    END IF;
+    IF NOT EXISTS (SELECT 1 FROM kerai.distribution_plan p
+                    WHERE p.placement <> 'coordinator'
+                      AND NOT EXISTS (SELECT 1 FROM pg_dist_partition d
+                                       WHERE d.logicalrelid = format('kerai.%I', p.table_name)::regclass)) THEN
+        RETURN jsonb_build_object('reference_tables', 0, 'distributed_tables', 0, 'foreign_keys', 0,
+                                  'already_distributed', true);
+    END IF;
+    PERFORM set_config('citus.enable_unsafe_triggers', 'on', true);
+    PERFORM set_config('citus.multi_shard_modify_mode', 'sequential', true);
+
+    CREATE TEMP TABLE kerai_distribute_keys ON COMMIT DROP AS
+    SELECT c.conrelid::regclass AS tbl, c.conname, pg_get_constraintdef(c.oid) AS def
+      FROM pg_constraint c
+     WHERE c.contype = 'f' AND c.connamespace = 'kerai'::regnamespace AND c.conparentid = 0;
+    FOR fk IN SELECT * FROM kerai_distribute_keys LOOP
+        EXECUTE format('ALTER TABLE %s DROP CONSTRAINT %I', fk.tbl, fk.conname);
+        PERFORM run_command_on_workers(format('ALTER TABLE %s DROP CONSTRAINT IF EXISTS %I', fk.tbl, fk.conname));
+    END LOOP;
+    DROP TRIGGER IF EXISTS agents_replace_seeded ON kerai.agents;
+    DROP TRIGGER IF EXISTS reward_schedule_replace_seeded ON kerai.reward_schedule;
+    -- Citus copies the rows into the shards with the tables' triggers, which would count them
+    -- a second time: they are off for the copy (Citus makes the shards' triggers in the same
+    -- state) and on again at the end.
+    FOR t IN SELECT p.table_name FROM kerai.distribution_plan p WHERE p.placement <> 'coordinator' LOOP
+        EXECUTE format('ALTER TABLE kerai.%I DISABLE TRIGGER USER', t.table_name);
+    END LOOP;
+
+    FOR t IN SELECT p.table_name FROM kerai.distribution_plan p
+              WHERE p.placement = 'reference'
+                AND NOT EXISTS (SELECT 1 FROM pg_dist_partition d
+                                 WHERE d.logicalrelid = format('kerai.%I', p.table_name)::regclass) LOOP
+        PERFORM create_reference_table(format('kerai.%I', t.table_name));
+        refs := refs + 1;
+    END LOOP;
+    FOR t IN SELECT p.table_name, p.distribution_column, p.colocation,
+                    (array_agg(p.table_name) OVER (PARTITION BY p.colocation
+                        ORDER BY p.table_name NOT IN ('documents', 'pages', 'ai_requests', 'document_keys'),
+                                 p.table_name))[1] AS first
+               FROM kerai.distribution_plan p
+              WHERE p.placement = 'distributed'
+              ORDER BY p.colocation, p.table_name NOT IN ('documents', 'pages', 'ai_requests', 'document_keys'),
+                       p.table_name LOOP
+        CONTINUE WHEN EXISTS (SELECT 1 FROM pg_dist_partition d
+                               WHERE d.logicalrelid = format('kerai.%I', t.table_name)::regclass);
+        anchor := CASE WHEN t.first = t.table_name THEN 'none' ELSE format('kerai.%I', t.first) END;
+        PERFORM create_distributed_table(format('kerai.%I', t.table_name), t.distribution_column,
+                                         colocate_with => anchor);
+        dists := dists + 1;
+    END LOOP;
+
+    FOR t IN SELECT p.table_name FROM kerai.distribution_plan p WHERE p.placement <> 'coordinator' LOOP
+        PERFORM truncate_local_data_after_distributing_table(format('kerai.%I', t.table_name));
+    END LOOP;
+    FOR fk IN SELECT * FROM kerai_distribute_keys LOOP
+        EXECUTE format('ALTER TABLE %s ADD CONSTRAINT %I %s', fk.tbl, fk.conname, fk.def);
+        keys := keys + 1;
+    END LOOP;
+    FOR t IN SELECT p.table_name FROM kerai.distribution_plan p WHERE p.placement <> 'coordinator' LOOP
+        EXECUTE format('ALTER TABLE kerai.%I ENABLE TRIGGER USER', t.table_name);
+    END LOOP;
+    RETURN jsonb_build_object('reference_tables', refs, 'distributed_tables', dists, 'foreign_keys', keys,
+                              'already_distributed', false);
+END
+$$;

@@ -93,6 +93,21 @@ LANGUAGE sql STABLE PARALLEL SAFE AS $$
     SELECT target IS NULL OR EXISTS (SELECT 1 FROM kerai.targets t WHERE t.id = target)
 $$;
 
+-- A policy holds no subquery (a distributed database refuses one on a distributed table,
+-- docs/scale-out.md): a row whose visibility is its parent's asks through a function, which
+-- reads the parent in the same group, so on a distributed database on the same machine (Citus
+-- runs such a nested query when allowed, which these functions do for themselves).
+-- A passage this role may see (the chunks' policy applies inside).
+CREATE FUNCTION kerai._chunk_visible(doc uuid, chunk uuid) RETURNS boolean
+LANGUAGE sql STABLE PARALLEL SAFE SET citus.allow_nested_distributed_execution = on AS $$
+    SELECT EXISTS (SELECT 1 FROM kerai.chunks c WHERE c.document_id = doc AND c.id = chunk)
+$$;
+-- A question this role may see (the requests' policy applies inside).
+CREATE FUNCTION kerai._request_visible(request uuid) RETURNS boolean
+LANGUAGE sql STABLE PARALLEL SAFE SET citus.allow_nested_distributed_execution = on AS $$
+    SELECT EXISTS (SELECT 1 FROM kerai.ai_requests r WHERE r.id = request)
+$$;
+
 ALTER TABLE kerai.targets ENABLE ROW LEVEL SECURITY;
 CREATE POLICY targets_by_owner ON kerai.targets
     USING (owner_id IS NULL OR owner_id = kerai.current_user_id() OR kerai._sees_all_rows());
@@ -104,24 +119,19 @@ CREATE POLICY pages_by_target ON kerai.pages USING (kerai._target_visible(target
 ALTER TABLE kerai.job_logs ENABLE ROW LEVEL SECURITY;
 CREATE POLICY job_logs_by_target ON kerai.job_logs USING (kerai._target_visible(target_id));
 ALTER TABLE kerai.job_urls ENABLE ROW LEVEL SECURITY;
-CREATE POLICY job_urls_by_job ON kerai.job_urls
-    USING (EXISTS (SELECT 1 FROM kerai.scrape_jobs j WHERE j.id = job_id));
+CREATE POLICY job_urls_by_target ON kerai.job_urls USING (kerai._target_visible(target_id));
 ALTER TABLE kerai.page_versions ENABLE ROW LEVEL SECURITY;
-CREATE POLICY page_versions_by_page ON kerai.page_versions
-    USING (EXISTS (SELECT 1 FROM kerai.pages p WHERE p.id = page_id));
+CREATE POLICY page_versions_by_target ON kerai.page_versions USING (kerai._target_visible(target_id));
 ALTER TABLE kerai.chunks ENABLE ROW LEVEL SECURITY;
 CREATE POLICY chunks_by_target ON kerai.chunks USING (kerai._target_visible(target_id));
 ALTER TABLE kerai.embeddings ENABLE ROW LEVEL SECURITY;
-CREATE POLICY embeddings_by_chunk ON kerai.embeddings
-    USING (EXISTS (SELECT 1 FROM kerai.chunks c WHERE c.id = chunk_id));
+CREATE POLICY embeddings_by_chunk ON kerai.embeddings USING (kerai._chunk_visible(document_id, chunk_id));
 
 ALTER TABLE kerai.ai_requests ENABLE ROW LEVEL SECURITY;
 CREATE POLICY ai_requests_by_asker ON kerai.ai_requests
     USING (user_id = kerai.current_user_id() OR (user_id IS NULL AND user_name = current_user)
            OR kerai._sees_all_rows());
 ALTER TABLE kerai.ai_responses ENABLE ROW LEVEL SECURITY;
-CREATE POLICY ai_responses_by_request ON kerai.ai_responses
-    USING (EXISTS (SELECT 1 FROM kerai.ai_requests r WHERE r.id = request_id));
+CREATE POLICY ai_responses_by_request ON kerai.ai_responses USING (kerai._request_visible(request_id));
 ALTER TABLE kerai.citations ENABLE ROW LEVEL SECURITY;
-CREATE POLICY citations_by_response ON kerai.citations
-    USING (EXISTS (SELECT 1 FROM kerai.ai_responses r WHERE r.id = response_id));
+CREATE POLICY citations_by_request ON kerai.citations USING (kerai._request_visible(request_id));

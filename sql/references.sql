@@ -21,16 +21,22 @@ COMMENT ON TABLE kerai.cite_count_queue IS
 
 CREATE FUNCTION kerai._count_cites() RETURNS trigger
 LANGUAGE plpgsql AS $$
+DECLARE
+    docs uuid[];
+    refs uuid[];
 BEGIN
+    -- One plain insert per pair (see kerai._add_deltas for why).
     IF TG_OP = 'INSERT' THEN
-        INSERT INTO kerai.cite_count_queue (document_id, reference_id)
-        SELECT DISTINCT document_id, target_id FROM new_rows WHERE relation = 'cites'
-        ON CONFLICT DO NOTHING;
+        SELECT array_agg(document_id), array_agg(target_id) INTO docs, refs
+          FROM (SELECT DISTINCT document_id, target_id FROM new_rows WHERE relation = 'cites') x;
     ELSE
-        INSERT INTO kerai.cite_count_queue (document_id, reference_id)
-        SELECT DISTINCT document_id, target_id FROM old_rows WHERE relation = 'cites'
-        ON CONFLICT DO NOTHING;
+        SELECT array_agg(document_id), array_agg(target_id) INTO docs, refs
+          FROM (SELECT DISTINCT document_id, target_id FROM old_rows WHERE relation = 'cites') x;
     END IF;
+    FOR i IN 1 .. coalesce(cardinality(refs), 0) LOOP
+        INSERT INTO kerai.cite_count_queue (document_id, reference_id) VALUES (docs[i], refs[i])
+        ON CONFLICT DO NOTHING;
+    END LOOP;
     RETURN NULL;
 END
 $$;

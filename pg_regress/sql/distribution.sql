@@ -149,4 +149,10 @@ INSERT INTO kerai.edges (source_id, target_id, relation)
 VALUES ('00000000-0000-4000-8000-00000000dead', :'doc', 'mentions');
 INSERT INTO kerai.page_versions (page_id, content_hash) VALUES ('00000000-0000-4000-8000-00000000dead', 'v1');
 
+-- Making the plan needs Citus (tests/tests/citus.rs makes it on a cluster); without it,
+-- kerai.distribute() says what to do.
+\set VERBOSITY default
+SELECT kerai.distribute();
+\set VERBOSITY terse
+
 ROLLBACK;

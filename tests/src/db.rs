@@ -174,8 +174,29 @@ impl TestDb {
     pub fn one<T: for<'a> postgres::types::FromSql<'a>>(&self, sql: &str) -> T {
         self.client()
             .query_one(sql, &[])
-            .unwrap_or_else(|e| panic!("{sql}: {e}"))
+            .unwrap_or_else(|e| panic!("{sql}: {}", error_text(&e)))
             .get(0)
+    }
+}
+
+/// A database error as psql shows it: the server's message, detail, hint and context (the
+/// client's own `Display` says only "db error").
+pub fn error_text(e: &postgres::Error) -> String {
+    match e.as_db_error() {
+        Some(d) => {
+            let mut out = format!("{}: {}", d.severity(), d.message());
+            for (label, part) in [
+                ("DETAIL", d.detail()),
+                ("HINT", d.hint()),
+                ("CONTEXT", d.where_()),
+            ] {
+                if let Some(p) = part {
+                    out.push_str(&format!("\n{label}: {p}"));
+                }
+            }
+            out
+        }
+        None => e.to_string(),
     }
 }
 

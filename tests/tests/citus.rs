@@ -107,4 +107,126 @@ fn the_pipeline_runs_on_a_citus_coordinator() {
     let counted: i64 = db.one("SELECT kerai.counter('nodes')");
     let nodes: i64 = db.one("SELECT count(*) FROM kerai.nodes");
     assert_eq!(counted, nodes, "the counters stay exact");
+
+    distribute_keeps_every_row(&db);
+}
+
+/// Every table of the plan, in rows, the same way as `kerai.distribute()` must keep them.
+fn row_counts(db: &TestDb) -> Vec<(String, i64)> {
+    let tables: Vec<String> = db
+        .client()
+        .query(
+            "SELECT table_name FROM kerai.distribution_plan ORDER BY table_name",
+            &[],
+        )
+        .unwrap()
+        .iter()
+        .map(|r| r.get(0))
+        .collect();
+    tables
+        .into_iter()
+        .map(|t| {
+            let n: i64 = db.one(&format!("SELECT count(*) FROM kerai.{t}"));
+            (t, n)
+        })
+        .collect()
+}
+
+/// `kerai.distribute()` on the crawled corpus: every table becomes what the plan says, no row
+/// is lost, rows sit on both workers, one document is read from one shard, and a second call
+/// changes nothing.
+fn distribute_keeps_every_row(db: &TestDb) {
+    let before = row_counts(db);
+    let made: serde_json::Value = db.one("SELECT kerai.distribute()");
+    assert_eq!(made["already_distributed"], false, "{made}");
+    assert_eq!(made["reference_tables"], 8, "{made}");
+    assert_eq!(made["distributed_tables"], 27, "{made}");
+    let after = row_counts(db);
+    assert_eq!(
+        before, after,
+        "rows per table before and after kerai.distribute()"
+    );
+    println!("rows per table, kept by kerai.distribute(): {after:?}");
+
+    let wrong: Vec<String> = db
+        .client()
+        .query(
+            "SELECT p.table_name || ': ' || coalesce(d.partmethod::text, 'not a Citus table')
+               FROM kerai.distribution_plan p
+               LEFT JOIN pg_dist_partition d ON d.logicalrelid = format('kerai.%I', p.table_name)::regclass
+              WHERE p.placement <> 'coordinator'
+                AND (d.logicalrelid IS NULL
+                     OR (p.placement = 'reference') <> (d.partmethod = 'n')
+                     OR (p.placement = 'distributed'
+                         AND column_to_column_name(d.logicalrelid, d.partkey) <> p.distribution_column))",
+            &[],
+        )
+        .unwrap()
+        .iter()
+        .map(|r| r.get(0))
+        .collect();
+    assert!(
+        wrong.is_empty(),
+        "tables not laid out as planned: {wrong:?}"
+    );
+    let groups: i64 = db.one(
+        "SELECT count(DISTINCT d.colocationid) FROM kerai.distribution_plan p
+           JOIN pg_dist_partition d ON d.logicalrelid = format('kerai.%I', p.table_name)::regclass
+          WHERE p.colocation = 'document'",
+    );
+    assert_eq!(groups, 1, "a document's tables are co-located");
+
+    // A corpus's documents spread over both workers; one target's pages stay together.
+    for table in ["documents", "nodes", "edges", "chunks", "embeddings"] {
+        let workers: i64 = db.one(&format!(
+            "SELECT count(DISTINCT n.nodeport)
+               FROM run_command_on_shards('kerai.{table}', 'SELECT count(*) FROM %s') r
+               JOIN pg_dist_placement pl ON pl.shardid = r.shardid
+               JOIN pg_dist_node n ON n.groupid = pl.groupid
+              WHERE r.success AND r.result::bigint > 0"
+        ));
+        assert_eq!(workers, 2, "kerai.{table} has rows on both workers");
+    }
+    for table in ["pages", "page_versions", "job_logs"] {
+        let shards: i64 = db.one(&format!(
+            "SELECT count(*) FROM run_command_on_shards('kerai.{table}', 'SELECT count(*) FROM %s') r
+              WHERE r.success AND r.result::bigint > 0"
+        ));
+        assert_eq!(
+            shards, 1,
+            "the one target's kerai.{table} rows are in one shard"
+        );
+    }
+
+    // One document is read from one shard (a router query).
+    let doc: String = db.one("SELECT id::text FROM kerai.documents ORDER BY id LIMIT 1");
+    let plan: Vec<String> = db
+        .client()
+        .query(
+            &format!(
+                "EXPLAIN SELECT count(*) FROM kerai.nodes n JOIN kerai.chunks c USING (document_id)
+                  WHERE n.document_id = '{doc}'"
+            ),
+            &[],
+        )
+        .unwrap()
+        .iter()
+        .map(|r| r.get(0))
+        .collect();
+    let plan = plan.join("\n");
+    assert!(
+        plan.contains("Task Count: 1"),
+        "one document's nodes and passages come from one shard:\n{plan}"
+    );
+
+    let again: serde_json::Value = db.one("SELECT kerai.distribute()");
+    assert_eq!(again["already_distributed"], true, "{again}");
+    assert_eq!(
+        row_counts(db),
+        after,
+        "a second kerai.distribute() changes nothing"
+    );
+    let counted: i64 = db.one("SELECT kerai.counter('nodes')");
+    let nodes: i64 = db.one("SELECT count(*) FROM kerai.nodes");
+    assert_eq!(counted, nodes, "the counters stay exact once distributed");
 }
