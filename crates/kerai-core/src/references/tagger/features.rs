@@ -212,6 +212,7 @@ pub fn features(s: &str, toks: &[Token], hints: &[usize]) -> Vec<Vec<u32>> {
             info[i as usize].shape.as_str()
         }
     };
+    let segs = segments(&info);
     let mut out = Vec::with_capacity(n);
     let (mut dots, mut commas, mut depth, mut quotes) = (0usize, 0usize, 0i32, 0usize);
     let mut seen_year = false;
@@ -268,6 +269,12 @@ pub fn features(s: &str, toks: &[Token], hints: &[usize]) -> Vec<Vec<u32>> {
             .part(if seen_year { "y" } else { "n" })
             .part(bucket_of(dots, &[1, 2, 3, 4]))
             .part(&t.shape));
+        let seg = &segs[i];
+        add(Hasher::new(32).part(seg.caps));
+        add(Hasher::new(33).part(seg.caps).part(hint(ii)));
+        add(Hasher::new(34).part(seg.next));
+        add(Hasher::new(35).part(seg.next).part(hint(ii)));
+        add(Hasher::new(36).part(seg.words).part(seg.caps));
         out.push(f);
         match t.raw {
             "." => dots += 1,
@@ -278,6 +285,65 @@ pub fn features(s: &str, toks: &[Token], hints: &[usize]) -> Vec<Vec<u32>> {
             _ => {}
         }
         seen_year |= is_year(t.raw);
+    }
+    out
+}
+
+/// What a token's segment (the words between two sentence-ending or comma marks) looks like:
+/// how many of its longer words are capitalised (a container's words usually are, an APA
+/// title's not), how long it is, and what follows it (a number: a volume, a year or pages).
+struct Segment {
+    caps: &'static str,
+    words: &'static str,
+    next: &'static str,
+}
+
+fn segments(info: &[Tok<'_>]) -> Vec<Segment> {
+    let n = info.len();
+    // Boundaries: `.` after a word of two or more letters (not an initial), `,`, `:`, `;`
+    // and closing quotes or brackets.
+    let ends = |i: usize| -> bool {
+        match info[i].raw {
+            "," | ";" | ":" | ")" | "]" | "\u{201D}" | "\"" => true,
+            "." | "?" | "!" => i == 0 || info[i - 1].raw.chars().count() > 1,
+            _ => false,
+        }
+    };
+    let mut out = Vec::with_capacity(n);
+    let mut a = 0;
+    while a < n {
+        let mut b = a;
+        while b < n && !ends(b) {
+            b += 1;
+        }
+        let stop = b.min(n - 1);
+        let long: Vec<&str> = info[a..=stop]
+            .iter()
+            .map(|t| t.raw)
+            .filter(|w| w.chars().count() >= 4 && w.chars().all(char::is_alphabetic))
+            .collect();
+        let capped = long
+            .iter()
+            .filter(|w| w.chars().next().is_some_and(char::is_uppercase))
+            .count();
+        let caps = match (long.len(), capped) {
+            (0, _) => "none",
+            (l, c) if c == l => "all",
+            (l, c) if c * 2 >= l => "most",
+            (_, 0) => "zero",
+            _ => "few",
+        };
+        let words = bucket_of(long.len(), &[1, 2, 3, 5, 8, 12]);
+        let next = match info.get(b + 1).map(|t| t.raw) {
+            Some(w) if w.bytes().all(|c| c.is_ascii_digit()) => "num",
+            Some(w) if w.chars().next().is_some_and(char::is_uppercase) => "cap",
+            Some(_) => "low",
+            None => "end",
+        };
+        for _ in a..=stop {
+            out.push(Segment { caps, words, next });
+        }
+        a = stop + 1;
     }
     out
 }
