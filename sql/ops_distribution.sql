@@ -152,7 +152,9 @@ COMMENT ON VIEW kerai.distribution_plan IS
 
 -- The plan, made: on a Citus coordinator with its workers added, every table of the plan
 -- becomes a reference or distributed table in its co-location group, rows and all. In one
--- transaction, in the order Citus needs for an extension's tables:
+-- transaction on the coordinator (the workers' copies of the tables, which hold no rows, lose
+-- their foreign keys on connections of their own), in the order Citus needs for an
+-- extension's tables:
 --   1. the foreign keys between kerai's tables are set aside, on the coordinator and on the
 --      workers' copies of the tables (CREATE EXTENSION made them there too), so that no table
 --      is turned into a "Citus local table" halfway;
@@ -173,6 +175,7 @@ DECLARE
     fk record;
     t record;
     anchor text;
+    failed text;
     refs integer := 0;
     dists integer := 0;
     keys integer := 0;
@@ -194,12 +197,20 @@ BEGIN
     PERFORM set_config('citus.multi_shard_modify_mode', 'sequential', true);
 
     CREATE TEMP TABLE kerai_distribute_keys ON COMMIT DROP AS
-    SELECT c.conrelid::regclass AS tbl, c.conname, pg_get_constraintdef(c.oid) AS def
-      FROM pg_constraint c
+    SELECT format('kerai.%I', rel.relname) AS tbl, c.conname, pg_get_constraintdef(c.oid) AS def
+      FROM pg_constraint c JOIN pg_class rel ON rel.oid = c.conrelid
      WHERE c.contype = 'f' AND c.connamespace = 'kerai'::regnamespace AND c.conparentid = 0;
     FOR fk IN SELECT * FROM kerai_distribute_keys LOOP
         EXECUTE format('ALTER TABLE %s DROP CONSTRAINT %I', fk.tbl, fk.conname);
-        PERFORM run_command_on_workers(format('ALTER TABLE %s DROP CONSTRAINT IF EXISTS %I', fk.tbl, fk.conname));
+        -- On the workers' copies, each on its own connection (they hold no rows).
+        SELECT string_agg(format('%s:%s: %s', w.nodename, w.nodeport, w.result), '; ') INTO failed
+          FROM run_command_on_workers(format('ALTER TABLE %s DROP CONSTRAINT IF EXISTS %I', fk.tbl, fk.conname)) w
+         WHERE NOT w.success;
+        IF failed IS NOT NULL THEN
+            RAISE EXCEPTION 'kerai.distribute: a worker refused to drop % on %: %', fk.conname, fk.tbl, failed
+                USING ERRCODE = '55000',
+                      HINT = 'check that every worker is up and has kerai at the coordinator''s version, then call kerai.distribute() again';
+        END IF;
     END LOOP;
     DROP TRIGGER IF EXISTS agents_replace_seeded ON kerai.agents;
     DROP TRIGGER IF EXISTS reward_schedule_replace_seeded ON kerai.reward_schedule;

@@ -53,6 +53,7 @@ LANGUAGE plpgsql AS $$
 #variable_conflict use_variable
 DECLARE
     refs uuid[];
+    ref uuid;
     ids uuid[];
     counts integer[];
     changed integer;
@@ -61,10 +62,17 @@ BEGIN
         DELETE FROM kerai.cite_count_queue q WHERE docs IS NULL OR q.document_id = ANY (docs)
         RETURNING q.reference_id
     )
-    SELECT array_agg(DISTINCT reference_id) INTO refs FROM due;
+    SELECT array_agg(DISTINCT reference_id ORDER BY reference_id) INTO refs FROM due;
     IF refs IS NULL THEN
         RETURN 0;
     END IF;
+    -- Each reference's row locked first, in one order, and its edges counted after: a writer
+    -- that counted the same reference waits here until it commits, so its edges are counted
+    -- too (an absolute count from an older snapshot would drop them). One key at a time: a
+    -- distributed database locks rows by key only.
+    FOREACH ref IN ARRAY refs LOOP
+        PERFORM 1 FROM kerai.reference_state rs WHERE rs.node_id = ref FOR UPDATE;
+    END LOOP;
     SELECT array_agg(r.id ORDER BY r.id), array_agg(coalesce(c.n, 0)::integer ORDER BY r.id) INTO ids, counts
       FROM unnest(refs) AS r(id)
       LEFT JOIN (SELECT e.target_id, count(*) AS n FROM kerai.edges e

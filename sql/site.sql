@@ -272,7 +272,7 @@ CREATE INDEX pages_current_version_idx ON kerai.pages (current_version);
 CREATE FUNCTION kerai._clear_current_version() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN
-    UPDATE kerai.pages SET current_version = NULL WHERE current_version = OLD.id;
+    UPDATE kerai.pages SET current_version = NULL WHERE target_id = OLD.target_id AND current_version = OLD.id;
     RETURN OLD;
 END
 $$;

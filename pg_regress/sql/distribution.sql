@@ -152,6 +152,7 @@ INSERT INTO kerai.page_versions (page_id, content_hash) VALUES ('00000000-0000-4
 -- Making the plan needs Citus (tests/tests/citus.rs makes it on a cluster); without it,
 -- kerai.distribute() says what to do.
 \set VERBOSITY default
+\set SHOW_CONTEXT never
 SELECT kerai.distribute();
 \set VERBOSITY terse
 
