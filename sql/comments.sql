@@ -36,7 +36,9 @@ COMMENT ON FUNCTION kerai.distribute() IS
     'On a Citus coordinator with its workers added, lays the database out as `kerai.distribution_plan` says: '
     'reference tables, and distributed tables co-located by document, target, request and key, rows and all, in '
     'one transaction. Idempotent: `{reference_tables, distributed_tables, foreign_keys, already_distributed}`. '
-    'Refused (`0A000`) without Citus. Needs `kerai_admin` (and the tables'' owner). See docs/scale-out.md.';
+    'Refused (`0A000`) without Citus. It also sets `citus.skip_advisory_lock_permission_checks` for the database '
+    '(so that the fetcher may write rows that reference the reference tables it only reads) and makes '
+    '`kerai._near_duplicate` run as its caller. Needs `kerai_admin` (and the tables'' owner). See docs/scale-out.md.';
 COMMENT ON FUNCTION kerai.cancel_job(uuid) IS
     'Cancels a `PENDING` or `RUNNING` job: status `CANCELLED`, its pending and leased URLs skipped with '
     '`error_kind` `cancelled`, `CRAWL_CANCELLED` logged; its fetcher stops at its next heartbeat. Returns the '

@@ -68,7 +68,7 @@ BEGIN
     VALUES (name, kind, parent_uuid, merged)
     ON CONFLICT ON CONSTRAINT agents_name_key DO UPDATE
         SET kind = EXCLUDED.kind, parent_id = EXCLUDED.parent_id,
-            config = a.config || config, updated_at = now()
+            config = a.config || config, updated_at = EXCLUDED.updated_at
     RETURNING a.id INTO agent;
     RETURN agent;
 END
@@ -172,7 +172,8 @@ BEGIN
     INSERT INTO kerai.perspectives AS p (document_id, agent_id, node_id, weight, note)
     VALUES (doc, who.id, node, weight, note)
     ON CONFLICT (document_id, node_id, agent_id) DO UPDATE
-        SET weight = EXCLUDED.weight, note = coalesce(EXCLUDED.note, p.note), updated_at = now();
+        -- The new row's times, not now(): Citus takes no function but an immutable one here.
+        SET weight = EXCLUDED.weight, note = coalesce(EXCLUDED.note, p.note), updated_at = EXCLUDED.updated_at;
 END
 $$;
 

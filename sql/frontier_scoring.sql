@@ -28,11 +28,22 @@ $$;
 -- node_entropy(node): the mean uncertainty (bits, 0..1) over the references the node cites.
 -- A node that cites nothing has entropy 0. High entropy marks a poorly understood region of
 -- the graph: resolving its references teaches the most.
+-- The references come first, then their states: on a distributed database the two sit in
+-- different documents' shards (a join of them would have to repartition).
 CREATE FUNCTION kerai._node_entropy(node uuid) RETURNS float8
-LANGUAGE sql STABLE PARALLEL SAFE AS $$
-    SELECT coalesce(avg(kerai._reference_entropy(rs.status, rs.next_retry_after, rs.retries)), 0.0)
-      FROM kerai.edges e JOIN kerai.reference_state rs ON rs.node_id = e.target_id
-     WHERE e.source_id = node AND e.relation = 'cites'
+LANGUAGE plpgsql STABLE PARALLEL SAFE AS $$
+DECLARE
+    h float8;
+BEGIN
+    WITH cited AS MATERIALIZED (
+        SELECT e.target_id FROM kerai.edges e WHERE e.source_id = node AND e.relation = 'cites'
+    ), states AS MATERIALIZED (
+        SELECT rs.node_id, kerai._reference_entropy(rs.status, rs.next_retry_after, rs.retries) AS h
+          FROM kerai.reference_state rs WHERE rs.node_id IN (SELECT c.target_id FROM cited c)
+    )
+    SELECT coalesce(avg(s.h), 0.0) INTO h FROM cited c JOIN states s ON s.node_id = c.target_id;
+    RETURN h;
+END
 $$;
 
 -- The same for callers: an unknown node is an error naming it (scoring uses _node_entropy).
@@ -87,14 +98,17 @@ BEGIN
     INSERT INTO kerai.corpus_authors AS ca (author_key, documents)
     SELECT k, 1 FROM kerai._document_authors(d.metadata) k
     ON CONFLICT (author_key) DO UPDATE SET documents = ca.documents + 1;
-    -- References by these authors are no longer novel: rescore them.
-    UPDATE kerai.reference_state SET score_dirty = true
-     WHERE first_author IN (SELECT kerai._document_authors(d.metadata)) AND NOT score_dirty;
-    -- Nor are references on this document's topic.
-    IF d.content IS NOT NULL AND length(d.content) >= 12 THEN
-        UPDATE kerai.reference_state SET score_dirty = true
-         WHERE title_norm % kerai.normalize_title(d.content) AND NOT score_dirty;
-    END IF;
+    -- References by these authors are no longer novel: rescore them. Nor are references on
+    -- this document's topic. Found first, then marked by key: Citus takes no stable function of
+    -- a column (the similarity operator %) in an UPDATE.
+    UPDATE kerai.reference_state rs SET score_dirty = true
+     WHERE rs.node_id = ANY (ARRAY(
+               SELECT x.node_id FROM kerai.reference_state x
+                WHERE NOT x.score_dirty
+                  AND (x.first_author IN (SELECT kerai._document_authors(d.metadata))
+                       OR (d.content IS NOT NULL AND length(d.content) >= 12
+                           AND x.title_norm % kerai.normalize_title(d.content)))))
+       AND NOT rs.score_dirty;
 END
 $$;
 
@@ -129,8 +143,23 @@ BEGIN
     END IF;
     w := kerai._crawler_weights();
     frequency := ln(1 + rs.cite_count);
-    SELECT coalesce(avg(kerai._node_entropy(e.source_id)), 0.0) INTO entropy
-      FROM kerai.edges e WHERE e.target_id = ref AND e.relation = 'cites';
+    -- The mean entropy of the nodes citing it (kerai._node_entropy), read in steps: the citing
+    -- nodes, what they cite, and those references' states sit in different documents' shards
+    -- on a distributed database.
+    WITH citing AS MATERIALIZED (
+        SELECT e.document_id, e.source_id FROM kerai.edges e WHERE e.target_id = ref AND e.relation = 'cites'
+    ), cited AS MATERIALIZED (
+        SELECT e.source_id, e.target_id FROM kerai.edges e
+         WHERE e.relation = 'cites' AND e.document_id IN (SELECT c.document_id FROM citing c)
+           AND e.source_id IN (SELECT c.source_id FROM citing c)
+    ), states AS MATERIALIZED (
+        SELECT rs.node_id, kerai._reference_entropy(rs.status, rs.next_retry_after, rs.retries) AS h
+          FROM kerai.reference_state rs WHERE rs.node_id IN (SELECT d.target_id FROM cited d)
+    )
+    SELECT coalesce(avg(coalesce(per_node.h, 0.0)), 0.0) INTO entropy
+      FROM citing c
+      LEFT JOIN (SELECT d.source_id, avg(s.h) AS h FROM cited d JOIN states s ON s.node_id = d.target_id
+                  GROUP BY d.source_id) per_node ON per_node.source_id = c.source_id;
     author_novelty := CASE WHEN rs.first_author IS NULL THEN 1.0
                            WHEN EXISTS (SELECT 1 FROM kerai.corpus_authors ca WHERE ca.author_key = rs.first_author) THEN 0.1
                            ELSE 1.0 END;
@@ -143,7 +172,7 @@ BEGIN
     novelty := (author_novelty + topic_novelty) / 2.0;
     depth := rs.chain_depth;
     SELECT coalesce(avg(p.weight), 0.0) INTO demand
-      FROM kerai.edges e JOIN kerai.perspectives p ON p.node_id = e.source_id
+      FROM kerai.edges e JOIN kerai.perspectives p ON p.document_id = e.document_id AND p.node_id = e.source_id
      WHERE e.target_id = ref AND e.relation = 'cites';
     epistemic := 0.4 * frequency + 0.3 * entropy + 0.2 * novelty;
     pragmatic := 0.1 * depth + 0.2 * demand;
@@ -164,24 +193,46 @@ LANGUAGE sql STABLE AS $$
 $$;
 
 -- Recompute and store the scores of the given references.
+-- PL/pgSQL, as every function with parameters over the distributed tables: Citus cannot plan
+-- such a query inside an SQL-language function (docs/scale-out.md).
 CREATE FUNCTION kerai._rescore_references(refs uuid[]) RETURNS integer
-LANGUAGE sql AS $$
-    WITH t AS (
-        SELECT r AS node_id, kerai.score_terms(r) AS terms FROM (SELECT DISTINCT unnest(refs) AS r) x
-    ), u AS (
+LANGUAGE plpgsql AS $$
+DECLARE
+    n integer := 0;
+    ref uuid;
+    terms jsonb;
+BEGIN
+    -- One reference at a time: its terms read other documents' shards, its row is in its own.
+    FOR ref IN SELECT DISTINCT r FROM unnest(refs) r WHERE r IS NOT NULL LOOP
+        terms := kerai.score_terms(ref);
         UPDATE kerai.reference_state rs
-           SET score = (t.terms->>'score')::float8, score_terms = t.terms, score_dirty = false
-          FROM t WHERE rs.node_id = t.node_id
-        RETURNING 1
-    )
-    SELECT count(*)::integer FROM u
+           SET score = (terms->>'score')::float8, score_terms = terms, score_dirty = false
+         WHERE rs.node_id = ref;
+        IF FOUND THEN
+            n := n + 1;
+        END IF;
+    END LOOP;
+    RETURN n;
+END
 $$;
 
--- Rescore up to `max` references whose inputs changed (score_dirty).
+-- Rescore up to `max` references whose inputs changed (score_dirty). The candidates are read
+-- without locks (on a distributed database they span shards, where Citus takes no row lock),
+-- then each is locked by its key, skipped when another rescore holds it.
 CREATE FUNCTION kerai._rescore_dirty(max integer DEFAULT 1000) RETURNS integer
-LANGUAGE sql AS $$
-    SELECT kerai._rescore_references(ARRAY(
-        SELECT node_id FROM kerai.reference_state WHERE score_dirty LIMIT max FOR UPDATE SKIP LOCKED))
+LANGUAGE plpgsql AS $$
+DECLARE
+    mine uuid[] := '{}';
+    ref uuid;
+BEGIN
+    FOR ref IN SELECT rs.node_id FROM kerai.reference_state rs WHERE rs.score_dirty LIMIT max LOOP
+        PERFORM 1 FROM kerai.reference_state rs WHERE rs.node_id = ref AND rs.score_dirty FOR UPDATE SKIP LOCKED;
+        IF FOUND THEN
+            mine := mine || ref;
+        END IF;
+    END LOOP;
+    RETURN kerai._rescore_references(mine);
+END
 $$;
 
 -- The top unresolved references, best first, with every term of their score.
@@ -189,13 +240,17 @@ CREATE FUNCTION kerai.frontier("limit" integer DEFAULT 20)
 RETURNS TABLE (ref uuid, content text, ref_type text, score float8, cite_count integer,
                chain_depth integer, frequency float8, entropy float8, novelty float8,
                depth float8, demand float8)
-LANGUAGE sql STABLE AS $$
+LANGUAGE plpgsql STABLE AS $$
+#variable_conflict use_column
+BEGIN
+    RETURN QUERY
     SELECT rs.node_id, n.content, rs.ref_type, rs.score, rs.cite_count, rs.chain_depth,
            (rs.score_terms->>'frequency')::float8, (rs.score_terms->>'entropy')::float8,
            (rs.score_terms->>'novelty')::float8, (rs.score_terms->>'depth')::float8,
            (rs.score_terms->>'demand')::float8
-      FROM kerai.reference_state rs JOIN kerai.nodes n ON n.id = rs.node_id
+      FROM kerai.reference_state rs JOIN kerai.nodes n ON n.document_id = rs.node_id AND n.id = rs.node_id
      WHERE rs.status = 'unresolved'
      ORDER BY rs.score DESC NULLS LAST, rs.node_id
-     LIMIT frontier."limit"
+     LIMIT frontier."limit";
+END
 $$;

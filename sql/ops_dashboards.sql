@@ -37,7 +37,7 @@ CREATE VIEW kerai.references AS
 SELECT n.id, n.content, rs.ref_type, rs.status, rs.score, rs.cite_count, rs.chain_depth, rs.chain_root,
        rs.doi, rs.url, rs.arxiv, rs.year, rs.first_author, rs.retries, rs.next_retry_after, rs.last_error,
        rs.resolved_doc, rs.resolved_at, n.metadata, n.created_at
-  FROM kerai.reference_state rs JOIN kerai.nodes n ON n.id = rs.node_id;
+  FROM kerai.reference_state rs JOIN kerai.nodes n ON n.document_id = rs.node_id AND n.id = rs.node_id;
 COMMENT ON VIEW kerai.references IS
     'Reference nodes with their crawl state: id, content, ref_type, status, score, cite_count, chain_depth, '
     'chain_root, doi, url, arxiv, year, first_author, retries, next_retry_after, last_error, resolved_doc, '

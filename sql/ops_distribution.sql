@@ -186,6 +186,17 @@ BEGIN
                    'CREATE EXTENSION citus, add the workers with citus_add_node, then call kerai.distribute() '
                    'again (docs/scale-out.md)';
     END IF;
+    -- A write that references a reference table (a page its target, a job its user) makes Citus
+    -- lock that table's shard on every node (lock_shard_resources), which by default only a
+    -- role that may modify the table itself may do: the fetcher, which may only read
+    -- kerai.targets, could not write a page. kerai's roles keep their grants; the database
+    -- skips that check instead (Citus sends the setting to the workers; new sessions see it).
+    EXECUTE format('ALTER DATABASE %I SET citus.skip_advisory_lock_permission_checks = on', current_database());
+    -- Citus lets a transaction read the shards it wrote only as the role that wrote them: the
+    -- near-duplicate check, which reads a target's pages as the extension's owner on one
+    -- server (so that the band index serves it past row-level security), runs as its caller,
+    -- the fetcher, which sees every page anyway.
+    ALTER FUNCTION kerai._near_duplicate(uuid, uuid, bigint[], bigint[]) SECURITY INVOKER;
     IF NOT EXISTS (SELECT 1 FROM kerai.distribution_plan p
                     WHERE p.placement <> 'coordinator'
                       AND NOT EXISTS (SELECT 1 FROM pg_dist_partition d

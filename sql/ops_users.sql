@@ -99,13 +99,17 @@ $$;
 -- runs such a nested query when allowed, which these functions do for themselves).
 -- A passage this role may see (the chunks' policy applies inside).
 CREATE FUNCTION kerai._chunk_visible(doc uuid, chunk uuid) RETURNS boolean
-LANGUAGE sql STABLE PARALLEL SAFE SET citus.allow_nested_distributed_execution = on AS $$
-    SELECT EXISTS (SELECT 1 FROM kerai.chunks c WHERE c.document_id = doc AND c.id = chunk)
+LANGUAGE plpgsql STABLE PARALLEL SAFE SET citus.allow_nested_distributed_execution = on AS $$
+BEGIN
+    RETURN EXISTS (SELECT 1 FROM kerai.chunks c WHERE c.document_id = doc AND c.id = chunk);
+END
 $$;
 -- A question this role may see (the requests' policy applies inside).
 CREATE FUNCTION kerai._request_visible(request uuid) RETURNS boolean
-LANGUAGE sql STABLE PARALLEL SAFE SET citus.allow_nested_distributed_execution = on AS $$
-    SELECT EXISTS (SELECT 1 FROM kerai.ai_requests r WHERE r.id = request)
+LANGUAGE plpgsql STABLE PARALLEL SAFE SET citus.allow_nested_distributed_execution = on AS $$
+BEGIN
+    RETURN EXISTS (SELECT 1 FROM kerai.ai_requests r WHERE r.id = request);
+END
 $$;
 
 ALTER TABLE kerai.targets ENABLE ROW LEVEL SECURITY;

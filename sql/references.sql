@@ -267,7 +267,7 @@ DECLARE
     n_edges   integer;
     n_refs    integer;
 BEGIN
-    SELECT * INTO d FROM kerai.nodes WHERE id = doc;
+    SELECT * INTO d FROM kerai.nodes WHERE document_id = doc AND id = doc;
     IF NOT FOUND OR d.kind <> 'document' THEN
         RAISE EXCEPTION 'document % does not exist', doc USING ERRCODE = '22023',
             HINT = 'pass the id kerai.parse_markdown returned';
@@ -282,7 +282,7 @@ BEGIN
              WHERE n.document_id = doc AND n.kind = 'section' AND kerai._is_bibliography_heading(n.content)
             UNION ALL
             SELECT n.id, n.kind, n.content, n.position, n.parent_id FROM kerai.nodes n JOIN under u ON n.parent_id = u.id
-             WHERE n.kind <> 'section' OR NOT kerai._is_bibliography_heading(n.content)
+             WHERE n.document_id = doc AND (n.kind <> 'section' OR NOT kerai._is_bibliography_heading(n.content))
         )
         SELECT u.id, u.kind, u.content FROM under u
          WHERE u.kind IN ('list_item', 'paragraph') AND coalesce(btrim(u.content), '') <> ''

@@ -67,9 +67,15 @@ BEGIN
     -- The uncertainty of the nodes citing this reference changed: their other references
     -- need new scores.
     IF to_state IN ('resolved', 'not_found', 'skipped', 'unresolved', 'failed') THEN
+        -- In steps: the citing nodes' other references are in the citing documents' shards,
+        -- their states in their own.
         UPDATE kerai.reference_state rs SET score_dirty = true
-          FROM kerai.edges e1 JOIN kerai.edges e2 ON e2.source_id = e1.source_id AND e2.relation = 'cites'
-         WHERE e1.target_id = ref AND e1.relation = 'cites' AND rs.node_id = e2.target_id AND NOT rs.score_dirty;
+         WHERE rs.node_id = ANY (ARRAY(
+                   SELECT e2.target_id
+                     FROM kerai.edges e1 JOIN kerai.edges e2
+                       ON e2.document_id = e1.document_id AND e2.source_id = e1.source_id AND e2.relation = 'cites'
+                    WHERE e1.target_id = ref AND e1.relation = 'cites'))
+           AND NOT rs.score_dirty;
     END IF;
 
     PERFORM pg_notify('kerai_progress', jsonb_build_object(
@@ -215,31 +221,58 @@ $$;
 -- ---------------------------------------------------------------- the fetcher's side
 
 -- Lease up to `max` pending items (or items whose lease expired: a crashed fetcher's work).
+-- The candidates are read without locks (on a distributed database they span shards), then
+-- each is leased by its key (one shard), skipped when another fetcher holds it.
 CREATE FUNCTION kerai._worker_claim(worker text, lease_seconds integer DEFAULT 300, max integer DEFAULT 1)
 RETURNS SETOF kerai.crawl_queue
-LANGUAGE sql AS $$
-    UPDATE kerai.crawl_queue q
-       SET status = 'leased', leased_by = worker, attempts = q.attempts + 1,
-           lease_until = now() + make_interval(secs => lease_seconds), updated_at = now()
-     WHERE q.id IN (SELECT id FROM kerai.crawl_queue
-                     WHERE status = 'pending' OR (status = 'leased' AND lease_until < now())
-                     ORDER BY id LIMIT max FOR UPDATE SKIP LOCKED)
-    RETURNING q.*
+LANGUAGE plpgsql AS $$
+#variable_conflict use_variable
+DECLARE
+    c record;
+    item kerai.crawl_queue;
+    got integer := 0;
+BEGIN
+    FOR c IN SELECT x.node_id, x.id FROM kerai.crawl_queue x
+              WHERE x.status = 'pending' OR (x.status = 'leased' AND x.lease_until < now())
+              ORDER BY x.id LIMIT max * 4 LOOP
+        EXIT WHEN got >= max;
+        PERFORM 1 FROM kerai.crawl_queue x
+          WHERE x.node_id = c.node_id AND x.id = c.id
+            AND (x.status = 'pending' OR (x.status = 'leased' AND x.lease_until < now()))
+            FOR UPDATE SKIP LOCKED;
+        CONTINUE WHEN NOT FOUND;
+        UPDATE kerai.crawl_queue q
+           SET status = 'leased', leased_by = worker, attempts = q.attempts + 1,
+               lease_until = now() + make_interval(secs => lease_seconds), updated_at = now()
+         WHERE q.node_id = c.node_id AND q.id = c.id
+        RETURNING q.* INTO item;
+        got := got + 1;
+        RETURN NEXT item;
+    END LOOP;
+END
 $$;
 
 CREATE FUNCTION kerai._worker_heartbeat(item bigint, worker text, lease_seconds integer DEFAULT 300) RETURNS boolean
-LANGUAGE sql AS $$
-    UPDATE kerai.crawl_queue SET lease_until = now() + make_interval(secs => lease_seconds), updated_at = now()
-     WHERE id = item AND status = 'leased' AND leased_by = worker
-    RETURNING true
+LANGUAGE plpgsql AS $$
+#variable_conflict use_variable
+DECLARE
+    kept boolean;
+BEGIN
+    UPDATE kerai.crawl_queue q SET lease_until = now() + make_interval(secs => lease_seconds), updated_at = now()
+     WHERE q.id = item AND q.status = 'leased' AND q.leased_by = worker
+    RETURNING true INTO kept;
+    RETURN kept;
+END
 $$;
 
 CREATE FUNCTION kerai._queue_item(item bigint) RETURNS kerai.crawl_queue
 LANGUAGE plpgsql AS $$
 DECLARE
     q kerai.crawl_queue;
+    ref uuid := (SELECT x.node_id FROM kerai.crawl_queue x WHERE x.id = item);
 BEGIN
-    SELECT * INTO q FROM kerai.crawl_queue WHERE id = item FOR UPDATE;
+    -- By its reference (the key it is kept by): one shard on a distributed database.
+    SELECT * INTO q FROM kerai.crawl_queue WHERE node_id = ref AND id = item FOR UPDATE;
     IF NOT FOUND THEN
         RAISE EXCEPTION 'crawl queue item % does not exist', item USING ERRCODE = '22023';
     END IF;
@@ -454,6 +487,25 @@ $$;
 -- One crawl cycle: extract references from newly ingested documents, ingest what the fetcher
 -- deposited, rescore what changed, skip what is too deep, and claim the best eligible
 -- reference for the fetcher (work queue + pg_notify('kerai_crawl')). Safe to run concurrently.
+-- Up to `n` documents waiting for reference extraction, oldest first, locked for this
+-- transaction. The candidates are read without locks (on a distributed database they span
+-- shards), then each is locked by its key (one shard), skipped when another cycle holds it.
+CREATE FUNCTION kerai._extraction_claim(n integer) RETURNS SETOF uuid
+LANGUAGE plpgsql AS $$
+DECLARE
+    doc uuid;
+    got integer := 0;
+BEGIN
+    FOR doc IN SELECT x.document_id FROM kerai.extraction_queue x ORDER BY x.queued_at LIMIT n * 2 LOOP
+        EXIT WHEN got >= n;
+        PERFORM 1 FROM kerai.extraction_queue x WHERE x.document_id = doc FOR UPDATE SKIP LOCKED;
+        CONTINUE WHEN NOT FOUND;
+        got := got + 1;
+        RETURN NEXT doc;
+    END LOOP;
+END
+$$;
+
 CREATE FUNCTION kerai.crawl_cycle(agent text DEFAULT 'kerai_crawl') RETURNS jsonb
 LANGUAGE plpgsql AS $$
 #variable_conflict use_variable
@@ -473,6 +525,8 @@ DECLARE
     ingested jsonb := '[]'::jsonb;
     failed jsonb := '[]'::jsonb;
     claimed jsonb := '[]'::jsonb;
+    claimed_count integer := 0;
+    cited_in text;
     linked jsonb := '[]'::jsonb;
     skipped integer := 0;
     rescored integer;
@@ -483,14 +537,19 @@ DECLARE
     summary jsonb;
 BEGIN
     -- 1. Extract references from documents ingested since the last cycle.
-    FOR doc IN SELECT document_id FROM kerai.extraction_queue ORDER BY queued_at LIMIT 20 FOR UPDATE SKIP LOCKED LOOP
+    FOR doc IN SELECT kerai._extraction_claim(20) LOOP
         extracted := extracted || kerai.extract_references(doc);
     END LOOP;
 
     -- 2. Ingest what the fetcher deposited (or link a deposit that waited for another copy of
     -- the same work). One bad deposit fails alone.
-    FOR dep IN SELECT q.id, q.result ? 'same_as' AS same_as FROM kerai.crawl_queue q
-                WHERE q.status = 'deposited' ORDER BY q.id LIMIT 10 FOR UPDATE SKIP LOCKED LOOP
+    FOR dep IN SELECT q.node_id, q.id, q.result ? 'same_as' AS same_as FROM kerai.crawl_queue q
+                WHERE q.status = 'deposited' ORDER BY q.id LIMIT 10 LOOP
+        -- Locked by its key (one shard on a distributed database), skipped when another cycle
+        -- holds it or took it since.
+        PERFORM 1 FROM kerai.crawl_queue q WHERE q.node_id = dep.node_id AND q.id = dep.id
+                                             AND q.status = 'deposited' FOR UPDATE SKIP LOCKED;
+        CONTINUE WHEN NOT FOUND;
         BEGIN
             IF dep.same_as THEN
                 doc := kerai._link_deposit(dep.id);
@@ -508,7 +567,7 @@ BEGIN
                FROM kerai.crawl_queue WHERE id = dep.id;
         END;
     END LOOP;
-    FOR doc IN SELECT document_id FROM kerai.extraction_queue ORDER BY queued_at LIMIT 20 FOR UPDATE SKIP LOCKED LOOP
+    FOR doc IN SELECT kerai._extraction_claim(20) LOOP
         extracted := extracted || kerai.extract_references(doc);
     END LOOP;
 
@@ -518,7 +577,10 @@ BEGIN
 
     -- 4. Too deep to follow: record the decision.
     FOR r IN SELECT node_id, chain_depth FROM kerai.reference_state
-              WHERE status = 'unresolved' AND chain_depth >= max_depth LIMIT 200 FOR UPDATE SKIP LOCKED LOOP
+              WHERE status = 'unresolved' AND chain_depth >= max_depth LIMIT 200 LOOP
+        PERFORM 1 FROM kerai.reference_state rs WHERE rs.node_id = r.node_id AND rs.status = 'unresolved'
+           FOR UPDATE SKIP LOCKED;
+        CONTINUE WHEN NOT FOUND;
         PERFORM kerai.transition(r.node_id, 'skipped',
             jsonb_build_object('reason', format('chain depth %s reaches max_chain_depth %s', r.chain_depth + 1, max_depth)));
         skipped := skipped + 1;
@@ -532,7 +594,7 @@ BEGIN
         FOR r IN
             SELECT rs.node_id, rs.ref_type, rs.doi, rs.url, rs.arxiv, rs.title_norm, rs.year, rs.first_author,
                    rs.ay_key, rs.score, rs.chain_depth, rs.status, n.content, n.metadata
-              FROM kerai.reference_state rs JOIN kerai.nodes n ON n.id = rs.node_id
+              FROM kerai.reference_state rs JOIN kerai.nodes n ON n.document_id = rs.node_id AND n.id = rs.node_id
              WHERE (rs.status = 'unresolved' OR (rs.status = 'failed' AND rs.next_retry_after <= now()))
                AND rs.chain_depth < max_depth
                AND coalesce(rs.score, 0) >= min_score
@@ -540,9 +602,18 @@ BEGIN
                AND NOT EXISTS (SELECT 1 FROM kerai.crawl_queue q
                                 WHERE q.node_id = rs.node_id AND q.status IN ('pending', 'leased', 'deposited'))
              ORDER BY rs.score DESC NULLS LAST, rs.node_id
-             LIMIT claims
-               FOR UPDATE OF rs SKIP LOCKED
+             LIMIT claims * 2
         LOOP
+            EXIT WHEN claimed_count >= claims;
+            -- Locked by its key (one shard on a distributed database), skipped when another
+            -- cycle holds it or claimed it since.
+            PERFORM 1 FROM kerai.reference_state rs
+              WHERE rs.node_id = r.node_id AND rs.status = r.status AND rs.chain_depth < max_depth
+                AND NOT EXISTS (SELECT 1 FROM kerai.crawl_queue q
+                                 WHERE q.node_id = rs.node_id AND q.status IN ('pending', 'leased', 'deposited'))
+                FOR UPDATE OF rs SKIP LOCKED;
+            CONTINUE WHEN NOT FOUND;
+            claimed_count := claimed_count + 1;
             known := kerai._known_document(jsonb_build_object('doi', r.doi, 'arxiv', r.arxiv, 'url', r.url));
             IF known IS NOT NULL THEN
                 PERFORM kerai._link_reference(r.node_id, known, jsonb_build_object('via', 'known', 'agent', a.name));
@@ -550,6 +621,9 @@ BEGIN
                 CONTINUE;
             END IF;
             PERFORM kerai.transition(r.node_id, 'searching', jsonb_build_object('agent', a.name));
+            -- The first citation's context, before the INSERT (Citus takes no subquery in one).
+            cited_in := (SELECT e.metadata->>'context' FROM kerai.edges e
+                          WHERE e.target_id = r.node_id AND e.relation = 'cites' ORDER BY e.created_at, e.id LIMIT 1);
             INSERT INTO kerai.crawl_queue (node_id, agent_id, request)
             VALUES (r.node_id, a.id, jsonb_strip_nulls(jsonb_build_object(
                 'ref', r.node_id, 'ref_type', r.ref_type, 'text', r.content, 'doi', r.doi, 'url', r.url,
@@ -558,8 +632,7 @@ BEGIN
                 'year_suffix', nullif(split_part(coalesce(r.ay_key, ''), '|', 3), ''),
                 'container', r.metadata->>'container', 'publisher', r.metadata->>'publisher',
                 'location', r.metadata->>'location', 'term', r.metadata->>'term',
-                'context', (SELECT e.metadata->>'context' FROM kerai.edges e
-                             WHERE e.target_id = r.node_id AND e.relation = 'cites' ORDER BY e.created_at, e.id LIMIT 1),
+                'context', cited_in,
                 'score', r.score, 'chain_depth', r.chain_depth, 'policy', cfg)))
             RETURNING id INTO item;
             PERFORM pg_notify('kerai_crawl', jsonb_build_object('item', item, 'ref', r.node_id, 'ref_type', r.ref_type)::text);
@@ -602,8 +675,13 @@ CREATE FUNCTION kerai.citation_chain(seed uuid, max_depth integer DEFAULT 5)
 RETURNS TABLE (document uuid, title text, depth integer, parent_document uuid, via_reference uuid)
 LANGUAGE plpgsql STABLE AS $fn$
 #variable_conflict use_column
+DECLARE
+    reached uuid[];
+    level uuid[];
+    next_level uuid[];
+    step record;
 BEGIN
-    IF NOT EXISTS (SELECT 1 FROM kerai.nodes d WHERE d.id = seed AND d.kind = 'document') THEN
+    IF NOT EXISTS (SELECT 1 FROM kerai.nodes d WHERE d.document_id = seed AND d.id = seed AND d.kind = 'document') THEN
         RAISE EXCEPTION 'kerai.citation_chain: there is no document %', seed USING ERRCODE = '22023',
             HINT = 'pass the id of a document (SELECT id FROM kerai.nodes WHERE kind = ''document'')';
     END IF;
@@ -611,20 +689,43 @@ BEGIN
         RAISE EXCEPTION 'kerai.citation_chain: max_depth must be 0 or more, not %', coalesce(max_depth::text, 'NULL')
             USING ERRCODE = '22023';
     END IF;
-    RETURN QUERY
-    WITH RECURSIVE chain(document, depth, parent_document, via_reference, seen) AS (
-            SELECT d.id, 0, NULL::uuid, NULL::uuid, ARRAY[d.id]
-              FROM kerai.nodes d WHERE d.id = seed AND d.kind = 'document'
-            UNION ALL
-            SELECT res.target_id, c.depth + 1, c.document, cite.target_id, c.seen || res.target_id
-              FROM chain c
-              JOIN kerai.nodes citing ON citing.document_id = c.document
-              JOIN kerai.edges cite ON cite.source_id = citing.id AND cite.relation = 'cites'
-              JOIN kerai.edges res ON res.source_id = cite.target_id AND res.relation = 'resolves_to'
-             WHERE c.depth < max_depth AND NOT res.target_id = ANY (c.seen)
-        )
-        SELECT DISTINCT ON (c.document) c.document, n.content, c.depth, c.parent_document, c.via_reference
-          FROM chain c JOIN kerai.nodes n ON n.id = c.document
-         ORDER BY c.document, c.depth, c.parent_document;
+    -- One depth at a time (a recursive query cannot run over distributed tables): the cites
+    -- edges of the last level's documents (each document's own shard), then the resolves_to
+    -- edges of those references (each reference is its own document). A document is kept at the
+    -- first depth that reaches it, through its smallest parent and then reference.
+    reached := ARRAY[seed];
+    level := ARRAY[seed];
+    document := seed;
+    title := (SELECT n.content FROM kerai.nodes n WHERE n.document_id = seed AND n.id = seed);
+    depth := 0;
+    parent_document := NULL;
+    via_reference := NULL;
+    RETURN NEXT;
+    WHILE depth < max_depth AND cardinality(level) > 0 LOOP
+        depth := depth + 1;
+        next_level := '{}';
+        FOR step IN
+            WITH cite AS MATERIALIZED (
+                SELECT e.document_id AS parent, e.target_id AS ref FROM kerai.edges e
+                 WHERE e.document_id = ANY (level) AND e.relation = 'cites'
+            ), res AS MATERIALIZED (
+                SELECT e.document_id AS ref, e.target_id AS doc FROM kerai.edges e
+                 WHERE e.document_id IN (SELECT c.ref FROM cite c) AND e.relation = 'resolves_to'
+            )
+            SELECT DISTINCT ON (r.doc) r.doc, c.parent, c.ref
+              FROM cite c JOIN res r ON r.ref = c.ref
+             WHERE NOT r.doc = ANY (reached)
+             ORDER BY r.doc, c.parent, c.ref
+        LOOP
+            next_level := next_level || step.doc;
+            document := step.doc;
+            title := (SELECT n.content FROM kerai.nodes n WHERE n.document_id = step.doc AND n.id = step.doc);
+            parent_document := step.parent;
+            via_reference := step.ref;
+            RETURN NEXT;
+        END LOOP;
+        reached := reached || next_level;
+        level := next_level;
+    END LOOP;
 END
 $fn$;

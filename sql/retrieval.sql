@@ -100,7 +100,7 @@ BEGIN
             HINT = 'put the key in an environment variable of the server and name it in the matching *_api_key_env setting';
     END IF;
     INSERT INTO kerai.settings AS s (key, value) VALUES (key, value)
-    ON CONFLICT ON CONSTRAINT settings_pkey DO UPDATE SET value = EXCLUDED.value, updated_at = now();
+    ON CONFLICT ON CONSTRAINT settings_pkey DO UPDATE SET value = EXCLUDED.value, updated_at = EXCLUDED.updated_at;
     RETURN value;
 END
 $$;
@@ -324,18 +324,52 @@ LANGUAGE sql STABLE STRICT PARALLEL RESTRICTED AS $$ SELECT kerai._embed(text)::
 
 -- The embedding worker's contract (the fetcher's `kerai embed`, and kerai.embed_pending):
 -- claim chunks that wait for an embedding, store vectors, or report a failure.
-CREATE FUNCTION kerai._embed_claim(worker text, n integer DEFAULT 32, lease_seconds integer DEFAULT 120)
-RETURNS TABLE (id uuid, content text)
-LANGUAGE sql AS $$
-    UPDATE kerai.chunks c SET leased_by = worker, lease_until = now() + make_interval(secs => lease_seconds)
-      FROM (SELECT x.id FROM kerai.chunks x
-             WHERE x.embedding_status <> 'done'
-               AND x.embedding_attempts < (kerai.setting('embedding_max_attempts') #>> '{}')::integer
+-- Lock up to `n` chunks that wait for an embedding, oldest first, for this transaction. The
+-- candidates are read without locks (on a distributed database they span shards), then each
+-- is locked by its key (one shard), skipped when another worker holds it.
+CREATE FUNCTION kerai._embed_lock(n integer) RETURNS TABLE (document_id uuid, id uuid, content text)
+LANGUAGE plpgsql AS $$
+#variable_conflict use_column
+DECLARE
+    tries integer := (kerai.setting('embedding_max_attempts') #>> '{}')::integer;
+    c record;
+    got integer := 0;
+BEGIN
+    FOR c IN SELECT x.document_id AS doc, x.id AS chunk FROM kerai.chunks x
+              WHERE x.embedding_status <> 'done' AND x.embedding_attempts < tries
+                AND coalesce(x.embedding_next_try, '-infinity') <= now()
+                AND coalesce(x.lease_until, '-infinity') < now()
+              ORDER BY x.created_at, x.id LIMIT greatest(n, 0) * 2 LOOP
+        EXIT WHEN got >= n;
+        RETURN QUERY
+            SELECT x.document_id, x.id, x.content FROM kerai.chunks x
+             WHERE x.document_id = c.doc AND x.id = c.chunk
+               AND x.embedding_status <> 'done' AND x.embedding_attempts < tries
                AND coalesce(x.embedding_next_try, '-infinity') <= now()
                AND coalesce(x.lease_until, '-infinity') < now()
-             ORDER BY x.created_at, x.id LIMIT n FOR UPDATE SKIP LOCKED) pick
-     WHERE c.id = pick.id
-    RETURNING c.id, c.content
+               FOR UPDATE SKIP LOCKED;
+        IF FOUND THEN
+            got := got + 1;
+        END IF;
+    END LOOP;
+END
+$$;
+
+CREATE FUNCTION kerai._embed_claim(worker text, n integer DEFAULT 32, lease_seconds integer DEFAULT 120)
+RETURNS TABLE (id uuid, content text)
+LANGUAGE plpgsql AS $$
+#variable_conflict use_variable
+DECLARE
+    c record;
+BEGIN
+    FOR c IN SELECT * FROM kerai._embed_lock(n) LOOP
+        UPDATE kerai.chunks x SET leased_by = worker, lease_until = now() + make_interval(secs => lease_seconds)
+         WHERE x.document_id = c.document_id AND x.id = c.id;
+        id := c.id;
+        content := c.content;
+        RETURN NEXT;
+    END LOOP;
+END
 $$;
 
 -- Store vectors (pgvector text form) for chunks; worker NULL stores without a lease (the
@@ -372,7 +406,7 @@ BEGIN
         INSERT INTO kerai.embeddings AS e (chunk_id, document_id, model_name, dimensions, embedding)
         SELECT id, document_id, model, dims, v::vector FROM mine
         ON CONFLICT (document_id, chunk_id) DO UPDATE SET model_name = EXCLUDED.model_name, dimensions = EXCLUDED.dimensions,
-               embedding = EXCLUDED.embedding, created_at = now()
+               embedding = EXCLUDED.embedding, created_at = EXCLUDED.created_at
         RETURNING e.chunk_id
     )
     UPDATE kerai.chunks c SET embedding_status = 'done', embedding_error = NULL, embedding_next_try = NULL,
@@ -558,10 +592,11 @@ LANGUAGE plpgsql AS $$
 DECLARE
     req uuid;
     resp uuid;
+    -- Before the INSERT: Citus evaluates every function of an INSERT's values, whatever the CASE.
+    target uuid := CASE WHEN filters ? 'target' THEN (kerai._target(filters->>'target')).id END;
 BEGIN
     INSERT INTO kerai.ai_requests (query, filters, purpose, target_id)
-    VALUES (query, coalesce(filters, '{}'::jsonb) - 'query_embedding', purpose,
-            CASE WHEN filters ? 'target' THEN (kerai._target(filters->>'target')).id END)
+    VALUES (query, coalesce(filters, '{}'::jsonb) - 'query_embedding', purpose, target)
     RETURNING id INTO req;
     INSERT INTO kerai.ai_responses (request_id, response, model, mode, prompt_tokens, completion_tokens)
     VALUES (req, response, model, mode, coalesce(prompt_tokens, 0), coalesce(completion_tokens, 0))
@@ -571,7 +606,10 @@ BEGIN
     SELECT resp, req, ch.id, round(least(1, greatest(0, (x.c->>'relevance_score')::numeric)), 4), x.o::integer,
            coalesce(x.c->>'text', ch.content), ch.page_version_id, ch.source_url
       FROM jsonb_array_elements(coalesce(citations, '[]'::jsonb)) WITH ORDINALITY AS x(c, o)
-      JOIN kerai.chunks ch ON ch.id = (x.c->>'chunk_id')::uuid;
+      JOIN kerai.chunks ch ON ch.id = (x.c->>'chunk_id')::uuid
+    -- There is no conflict (the response is new): ON CONFLICT makes Citus insert the rows with
+    -- INSERT, not COPY, which row-level security refuses.
+    ON CONFLICT DO NOTHING;
     RETURN req;
 END
 $$;
@@ -613,15 +651,27 @@ $$;
 
 -- Chunks no chat model was asked about in their current text, with the prompt to send.
 CREATE FUNCTION kerai._llm_claims_todo(n bigint DEFAULT 20) RETURNS TABLE (id uuid, prompt text)
-LANGUAGE sql STABLE AS $$
-    SELECT c.id, kerai.llm_claims_prompt(coalesce(kerai.setting('llm_claims_domain') #>> '{}', 'general'), c.content)
-      FROM kerai.chunks c
-     WHERE NOT EXISTS (SELECT 1 FROM kerai.citations ci
-                         JOIN kerai.ai_responses r ON r.id = ci.response_id
-                         JOIN kerai.ai_requests q ON q.id = r.request_id
-                        WHERE ci.chunk_id = c.id AND q.purpose = 'claims' AND ci.cited_text = c.content)
-     ORDER BY c.created_at, c.id
-     LIMIT n
+LANGUAGE plpgsql STABLE AS $$
+#variable_conflict use_column
+DECLARE
+    domain text := coalesce(kerai.setting('llm_claims_domain') #>> '{}', 'general');
+BEGIN
+    -- The chunks already asked about first: they are in the requests' group, the chunks in the
+    -- documents' (on a distributed database no query joins the two).
+    RETURN QUERY
+    WITH asked AS MATERIALIZED (
+        SELECT ci.chunk_id, ci.cited_text FROM kerai.citations ci
+          JOIN kerai.ai_requests q ON q.id = ci.request_id
+         WHERE q.purpose = 'claims'
+    ), todo AS MATERIALIZED (
+        SELECT c.id, c.content, c.created_at FROM kerai.chunks c
+          LEFT JOIN asked a ON a.chunk_id = c.id AND a.cited_text = c.content
+         WHERE a.chunk_id IS NULL
+         ORDER BY c.created_at, c.id
+         LIMIT _llm_claims_todo.n
+    )
+    SELECT t.id, kerai.llm_claims_prompt(domain, t.content) FROM todo t ORDER BY t.created_at, t.id;
+END
 $$;
 
 -- Claims of one chunk by the configured chat model (kerai._chat does the call).
@@ -682,9 +732,11 @@ CREATE TRIGGER page_versions_html_out_of_line BEFORE INSERT OR UPDATE OF raw_htm
 -- The raw HTML of a version wherever it is kept: `SELECT kerai.html(v) FROM kerai.page_versions v`
 -- (or `v.html` with kerai on the search_path).
 CREATE FUNCTION kerai.html(v kerai.page_versions) RETURNS text
-LANGUAGE sql STABLE PARALLEL SAFE AS $$
-    SELECT coalesce(v.raw_html, (SELECT convert_from(b.data, 'UTF8') FROM kerai.blobs b
-                               WHERE b.target_id = v.target_id AND b.uri = v.raw_html_uri))
+LANGUAGE plpgsql STABLE PARALLEL SAFE AS $$
+BEGIN
+    RETURN coalesce(v.raw_html, (SELECT convert_from(b.data, 'UTF8') FROM kerai.blobs b
+                                  WHERE b.target_id = v.target_id AND b.uri = v.raw_html_uri));
+END
 $$;
 
 -- ---------------------------------------------------------------- dashboard

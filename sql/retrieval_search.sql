@@ -217,15 +217,23 @@ BEGIN
         ), vec AS (
             SELECT x.id, row_number() OVER (ORDER BY x.d, x.id) AS r FROM (
                 SELECT e.chunk_id AS id, (e.embedding::vector(%2$s)) <=> $2 AS d
-                  FROM kerai.embeddings e JOIN kerai.chunks c ON c.id = e.chunk_id
+                  FROM kerai.embeddings e JOIN kerai.chunks c ON c.document_id = e.document_id AND c.id = e.chunk_id
                  WHERE $2 IS NOT NULL AND e.model_name = %3$L AND %1$s
                  ORDER BY (e.embedding::vector(%2$s)) <=> $2
                  LIMIT $3) x
-        ), fused AS (
+        ), fused AS MATERIALIZED (
             SELECT coalesce(f.id, v.id) AS id,
                    coalesce(1.0 / ($4 + f.r), 0) + coalesce(1.0 / ($4 + v.r), 0) AS s,
                    f.r::integer AS fr, v.r::integer AS vr
               FROM fts f FULL JOIN vec v ON v.id = f.id
+        ), hit AS MATERIALIZED (
+            SELECT c.id, c.content, c.content_hash, c.source_url, c.title, c.heading_path, c.crawl_timestamp,
+                   c.created_at, c.page_version_id, c.document_id
+              FROM kerai.chunks c WHERE c.id IN (SELECT fu.id FROM fused fu)
+        ), version AS MATERIALIZED (
+            -- Apart from the chunks: a page's versions are in its target's shard.
+            SELECT pv.id, pv.scraped_at FROM kerai.page_versions pv
+             WHERE pv.id IN (SELECT h.page_version_id FROM hit h)
         )
         -- The same text (the same chunk hash, as on two URLs of one page or in two copies of
         -- a work) is returned once, at its best place. Equal scores (full-text rank 2 and vector rank 3
@@ -235,8 +243,8 @@ BEGIN
           FROM (SELECT DISTINCT ON (c.content_hash)
                        c.id, c.content, fu.s::float8 AS s, fu.fr, fu.vr, c.source_url, c.title, c.heading_path,
                        coalesce(pv.scraped_at, c.crawl_timestamp, c.created_at) AS version_date, c.document_id
-                  FROM fused fu JOIN kerai.chunks c ON c.id = fu.id
-                  LEFT JOIN kerai.page_versions pv ON pv.id = c.page_version_id
+                  FROM fused fu JOIN hit c ON c.id = fu.id
+                  LEFT JOIN version pv ON pv.id = c.page_version_id
                  ORDER BY c.content_hash, fu.s DESC, c.id) d
          ORDER BY d.s DESC, d.fr NULLS LAST, d.vr NULLS LAST, d.id
          LIMIT $5 $q$, where_sql, dims, model)

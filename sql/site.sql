@@ -365,16 +365,37 @@ LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
              '\1***', 'gi')
 $$;
 
+-- A sitemap's <lastmod> (W3C datetime: a date, or a time with its zone) as a time; a time
+-- without a zone is UTC, whatever the session's TimeZone, so the function is immutable (which
+-- Citus asks of a function inside a CASE or coalesce of an UPDATE). NULL when it is no date.
+CREATE FUNCTION kerai._sitemap_time(lastmod text) RETURNS timestamptz
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE SET TimeZone = 'UTC' AS $$
+    SELECT CASE WHEN lastmod ~ '^\d{4}-' THEN lastmod::timestamptz END
+$$;
+
+-- The target of a job: the key its rows are kept by (docs/scale-out.md), so that the job's
+-- queries, row locks included, go to one shard on a distributed database. NULL for an unknown
+-- job.
+CREATE FUNCTION kerai._job_target(job uuid) RETURNS uuid
+LANGUAGE plpgsql STABLE AS $$
+BEGIN
+    RETURN (SELECT s.target_id FROM kerai.scrape_jobs s WHERE s.id = job);
+END
+$$;
+
 CREATE FUNCTION kerai._job_log(job uuid, level text, event text, message text, url text DEFAULT NULL,
                                details jsonb DEFAULT '{}'::jsonb) RETURNS void
 -- PL/pgSQL, not SQL: its plan is kept for the session (a crawl logs twice per page).
 LANGUAGE plpgsql AS $$
 #variable_conflict use_variable
+DECLARE
+    t uuid := kerai._job_target(job);
 BEGIN
-    INSERT INTO kerai.job_logs (job_id, target_id, level, event, message, url, details)
-    SELECT job, j.target_id, upper(level), event, kerai.redact_secrets(message), kerai.redact_secrets(url),
-           kerai.redact_secrets(coalesce(details, '{}'::jsonb)::text)::jsonb
-      FROM kerai.scrape_jobs j WHERE j.id = job;
+    IF t IS NOT NULL THEN
+        INSERT INTO kerai.job_logs (job_id, target_id, level, event, message, url, details)
+        VALUES (job, t, upper(level), event, kerai.redact_secrets(message), kerai.redact_secrets(url),
+                kerai.redact_secrets(coalesce(details, '{}'::jsonb)::text)::jsonb);
+    END IF;
 END
 $$;
 
@@ -383,13 +404,18 @@ $$;
 CREATE FUNCTION kerai._job_log_many(job uuid, logs jsonb) RETURNS void
 LANGUAGE plpgsql AS $$
 #variable_conflict use_variable
+DECLARE
+    t uuid := kerai._job_target(job);
 BEGIN
+    -- ON CONFLICT (there is none: the ids are new) makes Citus insert the rows with INSERT, not
+    -- COPY, which row-level security refuses.
     INSERT INTO kerai.job_logs (job_id, target_id, level, event, message, url, details)
-    SELECT job, j.target_id, upper(l->>'level'), l->>'event', kerai.redact_secrets(l->>'message'),
+    SELECT job, t, upper(l->>'level'), l->>'event', kerai.redact_secrets(l->>'message'),
            kerai.redact_secrets(l->>'url'), kerai.redact_secrets(coalesce(l->'details', '{}'::jsonb)::text)::jsonb
-      FROM kerai.scrape_jobs j, jsonb_array_elements(logs) WITH ORDINALITY x(l, ord)
-     WHERE j.id = job
-     ORDER BY x.ord;
+      FROM jsonb_array_elements(logs) WITH ORDINALITY x(l, ord)
+     WHERE t IS NOT NULL
+     ORDER BY x.ord
+    ON CONFLICT DO NOTHING;
 END
 $$;
 
@@ -452,20 +478,37 @@ DECLARE
     allowed boolean := kerai._require('kerai_fetcher', 'kerai._job_begin (the fetcher)');
     j kerai.scrape_jobs;
     t uuid := CASE WHEN target IS NULL THEN NULL ELSE (kerai._target(target)).id END;
+    c record;
+    found_one boolean := false;
+    begun timestamptz := now();
 BEGIN
-    SELECT * INTO j FROM kerai.scrape_jobs s
-     WHERE (job IS NULL OR s.id = job) AND (t IS NULL OR s.target_id = t)
-       AND ((s.status = 'PENDING' AND (s.scheduled_at <= now() OR s.id = job))
-            OR (s.status = 'RUNNING' AND (s.lease_until < now() OR s.id = job)))
-       AND EXISTS (SELECT 1 FROM kerai.targets tg WHERE tg.id = s.target_id AND tg.is_active)
-     ORDER BY (s.status = 'RUNNING') DESC, s.scheduled_at
-     LIMIT 1 FOR UPDATE SKIP LOCKED;
-    IF NOT FOUND THEN
+    -- The candidates are read without locks (on a distributed database they span shards), then
+    -- each is locked by its key (one shard) and checked again, skipped when another fetcher
+    -- holds it.
+    FOR c IN SELECT s.target_id, s.id FROM kerai.scrape_jobs s
+              WHERE (job IS NULL OR s.id = job) AND (t IS NULL OR s.target_id = t)
+                AND ((s.status = 'PENDING' AND (s.scheduled_at <= now() OR s.id = job))
+                     OR (s.status = 'RUNNING' AND (s.lease_until < now() OR s.id = job)))
+                AND s.target_id IN (SELECT tg.id FROM kerai.targets tg WHERE tg.is_active)
+              ORDER BY (s.status = 'RUNNING') DESC, s.scheduled_at
+              LIMIT 8 LOOP
+        SELECT * INTO j FROM kerai.scrape_jobs s
+         WHERE s.target_id = c.target_id AND s.id = c.id
+           AND ((s.status = 'PENDING' AND (s.scheduled_at <= now() OR s.id = job))
+                OR (s.status = 'RUNNING' AND (s.lease_until < now() OR s.id = job)))
+           FOR UPDATE SKIP LOCKED;
+        IF FOUND THEN
+            found_one := true;
+            EXIT;
+        END IF;
+    END LOOP;
+    IF NOT found_one THEN
         RETURN;
     END IF;
-    UPDATE kerai.scrape_jobs s SET status = 'RUNNING', worker = worker, started_at = coalesce(s.started_at, now()),
+    -- now() as a value: Citus refuses a function that is not immutable inside coalesce.
+    UPDATE kerai.scrape_jobs s SET status = 'RUNNING', worker = worker, started_at = coalesce(s.started_at, begun),
            lease_until = now() + make_interval(secs => lease_seconds), heartbeat_at = now()
-     WHERE s.id = j.id RETURNING * INTO j;
+     WHERE s.target_id = j.target_id AND s.id = j.id RETURNING * INTO j;
     IF j.started_at >= now() - interval '1 second' AND j.heartbeat_at = j.started_at THEN
         PERFORM kerai._job_log(j.id, 'INFO', 'CRAWL_STARTED',
             format('crawl of %s started (%s, config version %s, launched by %s)',
@@ -485,14 +528,16 @@ LANGUAGE plpgsql AS $$
 #variable_conflict use_variable
 DECLARE
     st text;
+    t uuid;
 BEGIN
     UPDATE kerai.scrape_jobs s SET lease_until = now() + make_interval(secs => lease_seconds), heartbeat_at = now()
-     WHERE s.id = job AND s.status = 'RUNNING' RETURNING s.status INTO st;
+     WHERE s.id = job AND s.status = 'RUNNING' RETURNING s.status, s.target_id INTO st, t;
     -- Rows the recorder holds are being finished: skip them, never wait (waiting here while the
-    -- recorder waits for the job row would deadlock).
+    -- recorder waits for the job row would deadlock). By the job's target: one shard.
     UPDATE kerai.job_urls u SET lease_until = now() + make_interval(secs => lease_seconds)
-     WHERE u.id IN (SELECT x.id FROM kerai.job_urls x
-                     WHERE x.job_id = job AND x.status = 'leased' AND x.leased_by = worker
+     WHERE u.target_id = t
+       AND u.id IN (SELECT x.id FROM kerai.job_urls x
+                     WHERE x.target_id = t AND x.job_id = job AND x.status = 'leased' AND x.leased_by = worker
                      FOR UPDATE SKIP LOCKED);
     RETURN coalesce(st, (SELECT s.status FROM kerai.scrape_jobs s WHERE s.id = job));
 END
@@ -518,13 +563,17 @@ $$;
 -- their order (NULL when none): looked up by their hashes in the job's index (a join would read
 -- all the job's URLs). A URL without a hash is kept (adding it then fails).
 CREATE FUNCTION kerai._job_new_urls(job uuid, urls jsonb) RETURNS jsonb
-LANGUAGE sql STABLE AS $$
-    SELECT jsonb_agg(x.u ORDER BY x.ord)
-      FROM jsonb_array_elements(urls) WITH ORDINALITY x(u, ord)
-     WHERE NOT coalesce(x.u->>'url_hash' = ANY (ARRAY(
-               SELECT k.url_hash FROM kerai.job_urls k
-                WHERE k.job_id = job
-                  AND k.url_hash = ANY (ARRAY(SELECT e->>'url_hash' FROM jsonb_array_elements(urls) e)))), false)
+LANGUAGE plpgsql STABLE AS $$
+DECLARE
+    t uuid := (SELECT s.target_id FROM kerai.scrape_jobs s WHERE s.id = job);
+    known text[] := ARRAY(SELECT k.url_hash FROM kerai.job_urls k
+                           WHERE k.target_id = t AND k.job_id = job
+                             AND k.url_hash = ANY (ARRAY(SELECT e->>'url_hash' FROM jsonb_array_elements(urls) e)));
+BEGIN
+    RETURN (SELECT jsonb_agg(x.u ORDER BY x.ord)
+              FROM jsonb_array_elements(urls) WITH ORDINALITY x(u, ord)
+             WHERE NOT coalesce(x.u->>'url_hash' = ANY (known), false));
+END
 $$;
 
 -- Add URLs to a job (seeds, sitemap entries, discovered links); at most max_pages per job.
@@ -536,6 +585,7 @@ DECLARE
     j kerai.scrape_jobs;
     room integer;
     added integer;
+    t uuid := kerai._job_target(job);
 BEGIN
     IF urls IS NULL OR jsonb_array_length(urls) = 0 THEN
         RETURN 0;
@@ -548,7 +598,7 @@ BEGIN
     END IF;
     -- The job's row, for its budget (urls_enqueued): recorders of the job add their links in
     -- turn, at the end of their batch.
-    SELECT * INTO j FROM kerai.scrape_jobs s WHERE s.id = job FOR NO KEY UPDATE;
+    SELECT * INTO j FROM kerai.scrape_jobs s WHERE s.target_id = t AND s.id = job FOR NO KEY UPDATE;
     room := coalesce((j.config->>'max_pages')::integer, 1000000) - j.urls_enqueued;
     IF room <= 0 THEN
         added := 0;
@@ -570,7 +620,7 @@ BEGIN
         RETURNING 1
     )
     SELECT count(*) INTO added FROM ins;
-    UPDATE kerai.scrape_jobs s SET urls_enqueued = s.urls_enqueued + added WHERE s.id = job;
+    UPDATE kerai.scrape_jobs s SET urls_enqueued = s.urls_enqueued + added WHERE s.target_id = j.target_id AND s.id = job;
     END IF;
     -- The budget cut the crawl short: say so once (the job then exits 1, see job_metrics).
     IF added >= room AND NOT coalesce((j.metrics->>'max_pages_reached')::boolean, false)
@@ -590,33 +640,47 @@ CREATE FUNCTION kerai._job_claim_urls(job uuid, worker text, n integer DEFAULT 3
 RETURNS TABLE (id bigint, url text, url_hash text, host text, depth integer, via text, discovered_from text,
                sitemap jsonb, attempts integer, etag text, last_modified text, last_scraped_at timestamptz,
                last_status text, source_type text)
-LANGUAGE sql AS $$
-    WITH candidates AS (
-        SELECT u.id FROM kerai.job_urls u
-         WHERE u.job_id = job AND (u.status = 'pending' OR (u.status = 'leased' AND u.lease_until < now()))
-         ORDER BY u.depth, u.id
-         LIMIT greatest(n * 8, 256)
-    ), ranked AS (
-        SELECT u.id, row_number() OVER (PARTITION BY u.host ORDER BY u.depth, u.id) AS turn, u.depth
-          FROM kerai.job_urls u JOIN candidates c ON c.id = u.id
-    ), picked AS (
-        SELECT u.id FROM kerai.job_urls u JOIN ranked r ON r.id = u.id
-         ORDER BY r.turn, r.depth, u.id
-         LIMIT n
-           FOR UPDATE OF u SKIP LOCKED
-    ), claimed AS (
-        UPDATE kerai.job_urls u SET status = 'leased', leased_by = worker,
-               lease_until = now() + make_interval(secs => lease_seconds)
-          FROM picked WHERE u.id = picked.id
-        RETURNING u.*
-    )
+LANGUAGE plpgsql AS $$
+#variable_conflict use_column
+DECLARE
+    t uuid := kerai._job_target(_job_claim_urls.job);
+    picked bigint[];
+    claimed bigint[] := '{}';
+    item bigint;
+BEGIN
+    -- Every query by the job's target: one shard on a distributed database. The turn first:
+    -- each host's next URL, shallowest first, so that one host does not take every fetch.
+    picked := ARRAY(
+        SELECT c.id FROM (
+            SELECT u.id, u.depth, row_number() OVER (PARTITION BY u.host ORDER BY u.depth, u.id) AS turn
+              FROM (SELECT x.id, x.host, x.depth FROM kerai.job_urls x
+                     WHERE x.target_id = t AND x.job_id = _job_claim_urls.job
+                       AND (x.status = 'pending' OR (x.status = 'leased' AND x.lease_until < now()))
+                     ORDER BY x.depth, x.id
+                     LIMIT greatest(_job_claim_urls.n * 8, 256)) u) c
+         ORDER BY c.turn, c.depth, c.id
+         LIMIT _job_claim_urls.n);
+    -- Then the lease, skipping a URL another fetcher took meanwhile.
+    FOR item IN
+        UPDATE kerai.job_urls u SET status = 'leased', leased_by = _job_claim_urls.worker,
+               lease_until = now() + make_interval(secs => _job_claim_urls.lease_seconds)
+         WHERE u.target_id = t
+           AND u.id IN (SELECT x.id FROM kerai.job_urls x
+                         WHERE x.target_id = t AND x.id = ANY (picked)
+                           AND (x.status = 'pending' OR (x.status = 'leased' AND x.lease_until < now()))
+                           FOR UPDATE SKIP LOCKED)
+        RETURNING u.id
+    LOOP
+        claimed := claimed || item;
+    END LOOP;
+    RETURN QUERY
     SELECT c.id, c.url, c.url_hash, c.host, c.depth, c.via, c.discovered_from, c.sitemap, c.attempts,
            p.etag, p.last_modified, p.last_scraped_at, p.last_status, p.source_type
-      FROM claimed c
-      -- Both keys from the claimed row: the page is one index probe, whatever the planner
-      -- guesses of the CTE's size.
+      FROM kerai.job_urls c
       LEFT JOIN kerai.pages p ON p.target_id = c.target_id AND p.url_hash = c.url_hash
-     ORDER BY c.id
+     WHERE c.target_id = t AND c.id = ANY (claimed)
+     ORDER BY c.id;
+END
 $$;
 
 -- Take job `job` over from `holder`, a fetcher the caller knows is gone (on the caller's host,
@@ -629,14 +693,16 @@ LANGUAGE plpgsql AS $$
 DECLARE
     allowed boolean := kerai._require('kerai_fetcher', 'kerai._job_take_over (the fetcher)');
     released integer;
+    t uuid := kerai._job_target(job);
 BEGIN
     PERFORM kerai._job_writers(job, true);
-    PERFORM 1 FROM kerai.scrape_jobs s WHERE s.id = job AND s.status = 'RUNNING' AND s.worker = holder FOR UPDATE;
+    PERFORM 1 FROM kerai.scrape_jobs s
+      WHERE s.target_id = t AND s.id = job AND s.status = 'RUNNING' AND s.worker = holder FOR UPDATE;
     IF NOT FOUND THEN
         RETURN false;
     END IF;
     UPDATE kerai.job_urls u SET status = 'pending', leased_by = NULL, lease_until = NULL
-     WHERE u.job_id = job AND u.status = 'leased' AND u.leased_by = holder;
+     WHERE u.target_id = t AND u.job_id = job AND u.status = 'leased' AND u.leased_by = holder;
     GET DIAGNOSTICS released = ROW_COUNT;
     PERFORM kerai._job_log(job, 'WARN', 'CRAWL_TAKEN_OVER',
         format('fetcher %s is gone; %s takes the job over (%s URLs it held are queued again)', holder, worker, released),
@@ -710,7 +776,7 @@ LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp A
 BEGIN
     SELECT c.id, c.sim INTO near, similarity FROM (
         SELECT o.id, o.first_seen_at, kerai._minhash_similarity(v.minhash, sig) AS sim
-          FROM kerai.page_versions v JOIN kerai.pages o ON o.current_version = v.id
+          FROM kerai.page_versions v JOIN kerai.pages o ON o.target_id = v.target_id AND o.current_version = v.id
          WHERE v.minhash_bands && sig_bands AND v.target_id = target AND o.id <> page AND o.alias_of IS NULL
          LIMIT 64) c
      WHERE c.sim >= 0.9
@@ -732,7 +798,17 @@ LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp SET lock
 DECLARE
     t regclass;
     n integer := 0;
+    distributed boolean := false;
 BEGIN
+    -- On a distributed database the shards keep their own statistics (each worker's
+    -- autovacuum); the coordinator's tables hold no rows.
+    IF to_regclass('pg_catalog.pg_dist_partition') IS NOT NULL THEN
+        EXECUTE 'SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_dist_partition WHERE logicalrelid = ''kerai.nodes''::regclass)'
+           INTO distributed;
+        IF distributed THEN
+            RETURN 0;
+        END IF;
+    END IF;
     FOREACH t IN ARRAY ARRAY['kerai.pages', 'kerai.page_versions', 'kerai.job_urls', 'kerai.nodes',
                              'kerai.chunks']::regclass[] LOOP
         IF (SELECT c.reltuples < 100000 AND pg_stat_get_mod_since_analyze(c.oid) > 2 * greatest(c.reltuples, 0) + 200
@@ -780,6 +856,7 @@ DECLARE
     alias_why text;
     note text;
     sig bigint[];
+    bands bigint[];
     near uuid;
     near_sim real;
     kept_type text;
@@ -816,12 +893,12 @@ BEGIN
     ), mine AS (
         SELECT x.id, x.url, x.url_hash, x.depth, x.sitemap, res.r
           FROM res JOIN kerai.job_urls x ON x.id = res.url_id
-         WHERE x.job_id = job AND x.status = 'leased' AND x.leased_by = worker
+         WHERE x.target_id = j.target_id AND x.job_id = job AND x.status = 'leased' AND x.leased_by = worker
            FOR UPDATE OF x
     ), seen AS (
         UPDATE kerai.pages pg
            SET last_seen_at = now(),
-               sitemap_lastmod = coalesce(CASE WHEN m.sitemap->>'lastmod' ~ '^\d{4}-' THEN (m.sitemap->>'lastmod')::timestamptz END,
+               sitemap_lastmod = coalesce(kerai._sitemap_time(m.sitemap->>'lastmod'),
                                           pg.sitemap_lastmod),
                changefreq = coalesce(m.sitemap->>'changefreq', pg.changefreq),
                priority = coalesce((m.sitemap->>'priority')::float8, pg.priority),
@@ -838,7 +915,7 @@ BEGIN
                error_kind = s.r->'error'->>'kind', error = s.r->'error'->>'message', finished_at = now(),
                lease_until = NULL, attempts = x.attempts + coalesce((s.r->>'attempts')::integer, 1)
           FROM seen s
-         WHERE x.id = s.id
+         WHERE x.target_id = j.target_id AND x.id = s.id
         RETURNING s.*
     )
     SELECT coalesce((SELECT array_agg(d.id) FROM done d), '{}'),
@@ -864,7 +941,7 @@ BEGIN
         IF (r->>'url_id')::bigint = ANY (handled) THEN
             CONTINUE;
         END IF;
-        SELECT * INTO u FROM kerai.job_urls x WHERE x.id = (r->>'url_id')::bigint FOR UPDATE;
+        SELECT * INTO u FROM kerai.job_urls x WHERE x.target_id = j.target_id AND x.id = (r->>'url_id')::bigint FOR UPDATE;
         IF NOT FOUND OR u.job_id <> job OR u.status <> 'leased' OR u.leased_by IS DISTINCT FROM worker THEN
             counts := jsonb_set(counts, '{stale}', to_jsonb((counts->>'stale')::integer + 1));
             CONTINUE;
@@ -884,10 +961,11 @@ BEGIN
 
         INSERT INTO kerai.pages AS pg (target_id, url, url_hash, last_seen_at, sitemap_lastmod, changefreq, priority)
         VALUES (j.target_id, u.url, u.url_hash, now(),
-                CASE WHEN u.sitemap->>'lastmod' ~ '^\d{4}-' THEN (u.sitemap->>'lastmod')::timestamptz END,
+                kerai._sitemap_time(u.sitemap->>'lastmod'),
                 u.sitemap->>'changefreq', (u.sitemap->>'priority')::float8)
         ON CONFLICT ON CONSTRAINT pages_one_per_url DO UPDATE
-            SET last_seen_at = now(),
+            -- The new row's time, not now(): Citus takes no function but an immutable one here.
+            SET last_seen_at = EXCLUDED.last_seen_at,
                 sitemap_lastmod = coalesce(EXCLUDED.sitemap_lastmod, pg.sitemap_lastmod),
                 changefreq = coalesce(EXCLUDED.changefreq, pg.changefreq),
                 priority = coalesce(EXCLUDED.priority, pg.priority)
@@ -947,7 +1025,7 @@ BEGIN
                 -- then finds this page.
                 PERFORM pg_advisory_xact_lock(hashtextextended(j.target_id::text || ':' || (r->>'content_hash'), 0));
                 SELECT o.id INTO alias
-                  FROM kerai.page_versions v JOIN kerai.pages o ON o.current_version = v.id
+                  FROM kerai.page_versions v JOIN kerai.pages o ON o.target_id = v.target_id AND o.current_version = v.id
                  WHERE v.content_hash = r->>'content_hash' AND v.target_id = j.target_id AND o.target_id = j.target_id
                    AND v.title IS NOT DISTINCT FROM r->'metadata'->>'title'
                    AND o.id <> p_id AND o.alias_of IS NULL AND o.last_status IN ('new', 'updated', 'unchanged')
@@ -993,20 +1071,18 @@ BEGIN
                 END IF;
                 -- A near-duplicate: another live page's current text shares a band and reaches
                 -- an estimated similarity of 0.9 (kerai_core::site::near_duplicates).
+                bands := NULL;
                 IF jsonb_typeof(r->'signature'->'minhash') = 'array' AND jsonb_typeof(r->'signature'->'bands') = 'array' THEN
                     sig := ARRAY(SELECT x::bigint FROM jsonb_array_elements_text(r->'signature'->'minhash') x);
-                    SELECT n.near, n.similarity INTO near, near_sim
-                      FROM kerai._near_duplicate(j.target_id, p_id, sig,
-                               ARRAY(SELECT x::bigint FROM jsonb_array_elements_text(r->'signature'->'bands') x)) n;
+                    bands := ARRAY(SELECT x::bigint FROM jsonb_array_elements_text(r->'signature'->'bands') x);
+                    SELECT n.near, n.similarity INTO near, near_sim FROM kerai._near_duplicate(j.target_id, p_id, sig, bands) n;
                 END IF;
                 INSERT INTO kerai.page_versions (id, page_id, target_id, job_id, content_hash, raw_html, http_metadata,
                                                  source_type, title, language, content_length, metadata, document_id,
                                                  minhash, minhash_bands, near_duplicate_of, similarity)
                 VALUES (version, p_id, j.target_id, job, r->>'content_hash', r->>'raw_html', coalesce(r->'http', '{}'::jsonb),
                         r->>'source_type', meta->>'title', meta->>'language', length(r->>'markdown'), meta, doc,
-                        sig, CASE WHEN sig IS NOT NULL
-                                  THEN ARRAY(SELECT x::bigint FROM jsonb_array_elements_text(r->'signature'->'bands') x) END,
-                        near, near_sim);
+                        sig, bands, near, near_sim);
                 PERFORM kerai._document_ingested(doc);
                 UPDATE kerai.pages x SET last_status = outcome, last_scraped_at = now(), scrape_count = x.scrape_count + 1,
                        http_status = (r->'http'->>'status')::integer,
@@ -1067,10 +1143,19 @@ END
 $$;
 
 -- Per-run metrics, computed from the job's URLs and logs.
+-- Views and queries over the jobs call it for each row, which Citus runs on the job's shard:
+-- the queries here then run from there (citus.allow_nested_distributed_execution; they only
+-- read, and the job's rows are on that shard's machine).
 CREATE FUNCTION kerai.job_metrics(job uuid) RETURNS jsonb
-LANGUAGE sql STABLE AS $$
-    WITH u AS (SELECT * FROM kerai.job_urls WHERE job_id = job),
-    j AS (SELECT * FROM kerai.scrape_jobs WHERE id = job),
+LANGUAGE plpgsql STABLE SET citus.allow_nested_distributed_execution = on AS $$
+#variable_conflict use_column
+DECLARE
+    t uuid := (SELECT s.target_id FROM kerai.scrape_jobs s WHERE s.id = job_metrics.job);
+    metrics jsonb;
+BEGIN
+    -- Every table by the job's target: one shard on a distributed database.
+    WITH u AS (SELECT * FROM kerai.job_urls x WHERE x.target_id = t AND x.job_id = job_metrics.job),
+    j AS (SELECT * FROM kerai.scrape_jobs x WHERE x.target_id = t AND x.id = job_metrics.job),
     m AS (
         SELECT count(*) FILTER (WHERE u.status IN ('done', 'failed')) AS items,
                count(*) FILTER (WHERE u.status IN ('done', 'failed') AND coalesce(u.source_type, 'html') = 'html') AS pages,
@@ -1090,7 +1175,7 @@ LANGUAGE sql STABLE AS $$
         SELECT count(*) FILTER (WHERE l.event = 'MAX_RUNTIME') AS runtime,
                count(*) FILTER (WHERE l.event = 'MAX_PAGES') AS budget,
                count(*) FILTER (WHERE l.event = 'CRAWLER_TRAP') AS traps
-          FROM kerai.job_logs l WHERE l.job_id = job AND l.event IN ('MAX_RUNTIME', 'MAX_PAGES', 'CRAWLER_TRAP')
+          FROM kerai.job_logs l WHERE l.target_id = t AND l.job_id = job_metrics.job AND l.event IN ('MAX_RUNTIME', 'MAX_PAGES', 'CRAWLER_TRAP')
     ), left_out AS (
         -- What the run left out of its scope: any of it makes a finished job exit 1.
         SELECT coalesce(jsonb_agg(x.r ORDER BY x.ord), '[]'::jsonb) AS reasons FROM m, logged, j, LATERAL (
@@ -1140,14 +1225,19 @@ LANGUAGE sql STABLE AS $$
         'new_count', m.new_count, 'updated_count', m.updated_count, 'unchanged_count', m.unchanged_count,
         'duplicate_count', m.duplicate_count,
         'near_duplicate_count', (SELECT count(*) FROM kerai.page_versions v
-                                  WHERE v.job_id = job AND v.near_duplicate_of IS NOT NULL),
+                                  WHERE v.target_id = t AND v.job_id = job_metrics.job
+                                    AND v.near_duplicate_of IS NOT NULL),
         'error_count', m.error_count, 'skipped_count', m.skipped_count, 'remaining', m.remaining,
-        'warning_count', (SELECT count(*) FROM kerai.job_logs l WHERE l.job_id = job AND l.level = 'WARN'),
+        'warning_count', (SELECT count(*) FROM kerai.job_logs l
+                           WHERE l.target_id = t AND l.job_id = job_metrics.job AND l.level = 'WARN'),
         'throughput_items_per_min', CASE WHEN extract(epoch FROM coalesce(j.finished_at, now()) - j.started_at) > 0
             THEN round((m.items * 60 / extract(epoch FROM coalesce(j.finished_at, now()) - j.started_at))::numeric, 1)
             ELSE 0 END,
         'subtotals', per_type.subtotals, 'left_out', left_out.reasons)
-    FROM m, j, per_type, left_out
+    INTO metrics
+    FROM m, j, per_type, left_out;
+    RETURN metrics;
+END
 $$;
 
 -- The work a job still has, as `worker` sees it before finishing: `claimable`, its URLs that
@@ -1155,10 +1245,15 @@ $$;
 -- `held`, those other fetchers are fetching now (their results may add links). A fetcher
 -- finishes a job only when both are 0 (site/runner.rs); kerai._job_finish checks again.
 CREATE FUNCTION kerai._job_work_left(job uuid, worker text, OUT claimable bigint, OUT held bigint)
-LANGUAGE sql STABLE AS $$
+LANGUAGE plpgsql STABLE AS $$
+DECLARE
+    t uuid := kerai._job_target(job);
+BEGIN
     SELECT count(*) FILTER (WHERE u.status = 'pending' OR u.lease_until < now()),
            count(*) FILTER (WHERE u.status = 'leased' AND u.lease_until >= now() AND u.leased_by IS DISTINCT FROM $2)
-      FROM kerai.job_urls u WHERE u.job_id = $1 AND u.status IN ('pending', 'leased')
+      INTO claimable, held
+      FROM kerai.job_urls u WHERE u.target_id = t AND u.job_id = $1 AND u.status IN ('pending', 'leased');
+END
 $$;
 
 -- Finish a job. status COMPLETED: exit code 0 when everything in scope was fetched or found
@@ -1181,9 +1276,10 @@ DECLARE
     failed bigint;
     first_error text;
     final boolean := false;
+    t uuid := kerai._job_target(job);
 BEGIN
     PERFORM kerai._job_writers(job, true);
-    SELECT * INTO j FROM kerai.scrape_jobs s WHERE s.id = job FOR UPDATE;
+    SELECT * INTO j FROM kerai.scrape_jobs s WHERE s.target_id = t AND s.id = job FOR UPDATE;
     IF NOT FOUND THEN
         RAISE EXCEPTION 'scrape job % does not exist', job USING ERRCODE = '22023';
     END IF;
@@ -1226,7 +1322,7 @@ BEGIN
         UPDATE kerai.job_urls u SET status = 'pending', leased_by = NULL, lease_until = NULL
          WHERE u.job_id = job AND u.status = 'leased';
         UPDATE kerai.scrape_jobs s SET status = 'PENDING', retry_count = s.retry_count + 1, worker = NULL,
-               lease_until = NULL, error = error, scheduled_at = now() + make_interval(secs => 30 * power(2, s.retry_count))
+               lease_until = NULL, error = error, scheduled_at = now() + make_interval(secs => 30 * power(2, j.retry_count))
          WHERE s.id = job RETURNING * INTO j;
         PERFORM kerai._job_log(job, 'WARN', 'CRAWL_RETRY', format('crawl failed (%s); retry %s of %s queued',
                                error, j.retry_count, j.max_retries));

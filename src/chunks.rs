@@ -325,10 +325,7 @@ pub fn chunk_uuid(key: &str, index: usize) -> pgrx::Uuid {
 /// are time-ordered UUIDs, so a larger id is a later document).
 fn newer_document_holding(key: &str, doc: pgrx::Uuid) -> Option<pgrx::Uuid> {
     Spi::get_one_with_args::<pgrx::Uuid>(
-        "SELECT (SELECT c.document_id FROM kerai.chunks c
-                   JOIN kerai.nodes held ON held.id = c.document_id
-                   JOIN kerai.nodes this ON this.id = $2
-                  WHERE c.id = $1 AND c.document_id <> $2 AND held.id > this.id)",
+        "SELECT (SELECT c.document_id FROM kerai.chunks c WHERE c.id = $1 AND c.document_id > $2)",
         &[chunk_uuid(key, 0).into(), doc.into()],
     )
     .or_raise("checking for a newer version")
@@ -504,7 +501,9 @@ macro_rules! chunk_rows {
     };
 }
 
-/// INSERT of the chunks `u` (rows read from `$from`), with the document's provenance.
+/// INSERT of the chunks `u` (rows read from `$from`), with the document's provenance. With
+/// RETURNING, Citus inserts the rows into the shards with INSERT, not COPY, which row-level
+/// security refuses (docs/scale-out.md).
 macro_rules! insert_chunks {
     ($from:expr) => {
         concat!(
@@ -516,7 +515,9 @@ macro_rules! insert_chunks {
         u.hash, ARRAY(SELECT jsonb_array_elements_text(u.path::jsonb)), $7, $8, $9, $10, $11, $12, $13,
         ($14)::timestamptz, $15
    ",
-            $from
+            $from,
+            "
+ RETURNING 1"
         )
     };
 }

@@ -120,6 +120,24 @@ fn embed_remote(cfg: &embed::Settings, text: &str) -> Vec<f32> {
     }
 }
 
+/// The chunks are locked by `kerai._embed_lock`, which a distributed database can run; a
+/// 0.2.0 schema, not yet updated, has only the single query.
+fn claim_query() -> &'static str {
+    let updated =
+        Spi::get_one::<bool>("SELECT to_regprocedure('kerai._embed_lock(integer)') IS NOT NULL")
+            .or_raise("reading the schema's version")
+            == Some(true);
+    if updated {
+        "SELECT id, content FROM kerai._embed_lock($1)"
+    } else {
+        "SELECT id, content FROM kerai.chunks
+          WHERE embedding_status IN ('pending', 'failed') AND coalesce(embedding_next_try, '-infinity') <= now()
+            AND embedding_attempts < (kerai.setting('embedding_max_attempts') #>> '{}')::integer
+            AND coalesce(lease_until, '-infinity') < now()
+          ORDER BY created_at, id LIMIT $1 FOR UPDATE SKIP LOCKED"
+    }
+}
+
 /// `kerai.embed_pending(max)`: embed up to `max` chunks waiting for an embedding, with the
 /// local model, in this transaction. Returns how many were embedded. For databases without a
 /// running fetcher (the fetcher's `kerai embed` does the same in bulk, with any provider).
@@ -137,15 +155,7 @@ pub(crate) fn embed_pending(max: default!(i32, 64)) -> i32 {
     }
     let model = local_model("kerai.embed_pending", &cfg);
     let rows: Vec<(pgrx::Uuid, String)> = Spi::connect_mut(|c| {
-        let rows = c.update(
-            "SELECT id, content FROM kerai.chunks
-              WHERE embedding_status IN ('pending', 'failed') AND coalesce(embedding_next_try, '-infinity') <= now()
-                AND embedding_attempts < (kerai.setting('embedding_max_attempts') #>> '{}')::integer
-                AND coalesce(lease_until, '-infinity') < now()
-              ORDER BY created_at, id LIMIT $1 FOR UPDATE SKIP LOCKED",
-            None,
-            &[max.max(0).into()],
-        )?;
+        let rows = c.update(claim_query(), None, &[max.max(0).into()])?;
         let mut out = Vec::new();
         for r in rows {
             if let Some(id) = r.get::<pgrx::Uuid>(1)? {

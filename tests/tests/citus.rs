@@ -3,9 +3,10 @@
 //! `make test` runs these (they are `#[ignore]`d in the plain e2e run) when Citus is
 //! installed or can be built, with `KERAI_TEST_DATABASE_URL` pointing at the coordinator's
 //! `postgres` database, where `scripts/citus.sh start` made citus, vector, pg_trgm and kerai.
-//! This first step checks what everything later stands on: the extension is on every node,
-//! and the whole pipeline (crawl, citation loop, embeddings, search) runs on a Citus
-//! coordinator, its tables not yet distributed (docs/scale-out.md, "Running on Citus").
+//! The pipeline runs on the coordinator's plain tables first (the single-node baseline), then
+//! `kerai.distribute()` lays the corpus out, and the same crawl runs again into the
+//! distributed tables, by two fetchers, while a third worker joins and shards move onto it;
+//! what a user sees must equal the baseline each time (docs/scale-out.md).
 
 use kerai_e2e::scholarly::ScholarlyWeb;
 use kerai_e2e::{kerai, repo_root, spawn, wait, Site, TestDb};
@@ -107,8 +108,210 @@ fn the_pipeline_runs_on_a_citus_coordinator() {
     let counted: i64 = db.one("SELECT kerai.counter('nodes')");
     let nodes: i64 = db.one("SELECT count(*) FROM kerai.nodes");
     assert_eq!(counted, nodes, "the counters stay exact");
+    let single = Corpus::read(&db);
 
     distribute_keeps_every_row(&db);
+    let moved = Corpus::read(&db);
+    single.assert_same(&moved, "the corpus read back from the distributed tables");
+
+    // The same crawl again, now written into the distributed tables, by two fetchers at once.
+    // Slower, so that the second fetcher finds work left when it joins.
+    wipe(&db);
+    let out = kerai(
+        &db.url,
+        &[
+            "config",
+            "set",
+            "example",
+            "rate_limit_rps=4",
+            "concurrency=1",
+        ],
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let first = spawn(&db.url, &["run", "example", "--no-progress"], &[]);
+    let mut queued = 0i64;
+    for _ in 0..200 {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        queued = db.one("SELECT count(*) FROM kerai.job_urls");
+        if queued > 1 {
+            break;
+        }
+    }
+    assert!(
+        queued > 1,
+        "the first fetcher never queued the site's links"
+    );
+    let second = spawn(&db.url, &["run", "example", "--join", "--no-progress"], &[]);
+    // A third worker joins while they crawl, and shards move onto it.
+    let out = std::process::Command::new(repo_root().join("scripts/citus.sh"))
+        .args(["add", &coordinator_port(&db).to_string(), "3"])
+        .output()
+        .expect("run scripts/citus.sh add");
+    assert!(
+        out.status.success(),
+        "adding a worker: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    db.client()
+        .batch_execute("SELECT citus_rebalance_start()")
+        .unwrap_or_else(|e| panic!("citus_rebalance_start: {}", kerai_e2e::db::error_text(&e)));
+    for (name, out) in [("first", wait(first)), ("second", wait(second))] {
+        assert!(
+            out.code == 0 || out.code == 1,
+            "the {name} fetcher:\n{}\n{}",
+            out.stdout,
+            out.stderr
+        );
+    }
+    let status: String = db.one("SELECT status FROM kerai.scrape_jobs");
+    assert_eq!(status, "COMPLETED");
+    let fetchers: i64 = db.one("SELECT count(DISTINCT leased_by) FROM kerai.job_urls");
+    assert_eq!(fetchers, 2, "both fetchers leased URLs");
+    let twice: i64 = db.one(
+        "SELECT count(*) FROM (SELECT page_id FROM kerai.page_versions GROUP BY page_id HAVING count(*) > 1) x",
+    );
+    assert_eq!(twice, 0, "no page was fetched and stored twice");
+    // The citation loop, chunking and embeddings, while the shards still move.
+    let out = wait(spawn(&db.url, &["daemon", "--once", "--rate", "0"], &[]));
+    assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
+    db.client()
+        .batch_execute("SELECT citus_rebalance_wait()")
+        .unwrap_or_else(|e| panic!("citus_rebalance_wait: {}", kerai_e2e::db::error_text(&e)));
+    let moved: i64 = db.one(
+        "SELECT count(*) FROM pg_dist_placement pl JOIN pg_dist_node n ON n.groupid = pl.groupid
+          WHERE n.nodeport = (SELECT max(nodeport) FROM pg_dist_node)",
+    );
+    assert!(
+        moved > 0,
+        "the rebalance moved shards onto the third worker"
+    );
+    println!("shards moved onto the worker added during the crawl: {moved}");
+    let distributed = Corpus::read(&db);
+    single.assert_same(
+        &distributed,
+        "the corpus crawled into the distributed tables",
+    );
+    let counted: i64 = db.one("SELECT kerai.counter('nodes')");
+    let nodes: i64 = db.one("SELECT count(*) FROM kerai.nodes");
+    assert_eq!(
+        counted, nodes,
+        "the counters stay exact on the distributed tables"
+    );
+}
+
+/// The coordinator's port, from the test database's URL.
+fn coordinator_port(db: &TestDb) -> u16 {
+    let port: i32 = db.one("SELECT inet_server_port()");
+    port as u16
+}
+
+/// Empties every distributed table (the targets, settings and other reference tables stay),
+/// so the same crawl can run again.
+fn wipe(db: &TestDb) {
+    let tables: Vec<String> = db
+        .client()
+        .query(
+            "SELECT format('kerai.%I', table_name) FROM kerai.distribution_plan
+              WHERE placement = 'distributed' OR table_name = 'corpus_authors'",
+            &[],
+        )
+        .unwrap()
+        .iter()
+        .map(|r| r.get(0))
+        .collect();
+    db.client()
+        .batch_execute(&format!("TRUNCATE {} CASCADE", tables.join(", ")))
+        .unwrap();
+}
+
+/// What a user sees of a corpus, in a form two runs can compare: documents by their identity
+/// key (content hash and source), references with their state, the top-10 search results and
+/// the answer's citations by URL and text, the frontier, a citation chain and the dashboards.
+#[derive(Debug, PartialEq)]
+struct Corpus {
+    documents: Vec<String>,
+    references: Vec<String>,
+    search: Vec<String>,
+    answer: Vec<String>,
+    frontier: Vec<String>,
+    chain: Vec<String>,
+    dashboards: Vec<String>,
+}
+
+const QUESTION: &str = "how does the brain predict its inputs";
+
+impl Corpus {
+    fn read(db: &TestDb) -> Corpus {
+        let rows = |sql: &str| -> Vec<String> {
+            db.client()
+                .query(sql, &[])
+                .unwrap_or_else(|e| panic!("{sql}: {}", kerai_e2e::db::error_text(&e)))
+                .iter()
+                .map(|r| r.get(0))
+                .collect()
+        };
+        let answer: serde_json::Value = db.one(&format!("SELECT kerai.answer('{QUESTION}', 3)"));
+        let answer = answer["citations"]
+            .as_array()
+            .expect("citations")
+            .iter()
+            .map(|c| format!("{} {}", c["url"], c["text"]))
+            .collect();
+        // A document whose citations were resolved, the first by its identity key.
+        let seed: String = db.one(
+            "SELECT document_id::text FROM kerai.document_keys
+              WHERE document_id IN (SELECT document_id FROM kerai.edges WHERE relation = 'cites'
+                                       AND target_id IN (SELECT document_id FROM kerai.edges
+                                                          WHERE relation = 'resolves_to'))
+              ORDER BY key LIMIT 1",
+        );
+        Corpus {
+            documents: rows("SELECT key FROM kerai.document_keys ORDER BY key"),
+            references: rows(
+                "SELECT concat_ws(' | ', content, ref_type, status, cite_count, chain_depth)
+                   FROM kerai.references ORDER BY 1",
+            ),
+            search: rows(&format!(
+                "SELECT concat_ws(' | ', url, md5(content), fts_rank, vector_rank)
+                   FROM kerai.search('{QUESTION}', 10)"
+            )),
+            answer,
+            frontier: rows("SELECT concat_ws(' | ', content, cite_count) FROM kerai.frontier(20)"),
+            chain: rows(&format!(
+                "SELECT concat_ws(' | ', coalesce(title, '(untitled)'), depth)
+                   FROM kerai.citation_chain('{seed}') ORDER BY depth, title"
+            )),
+            dashboards: rows(
+                "SELECT format('overview %s', to_jsonb(o)) FROM kerai.corpus_overview o
+                 UNION ALL SELECT format('depth %s: %s', chain_depth, documents) FROM kerai.documents_by_depth
+                 UNION ALL SELECT format('queue %s', count(*)) FROM kerai.priority_queue
+                 UNION ALL SELECT format('ingested %s', sum(ingested)) FROM kerai.hourly_ingestion
+                 UNION ALL SELECT format('retrieval %s', to_jsonb(r) - 'ai_requests') FROM kerai.retrieval_overview r
+                 UNION ALL SELECT format('jobs %s', count(*)) FROM kerai.job_summary
+                 ORDER BY 1",
+            ),
+        }
+    }
+
+    fn assert_same(&self, other: &Corpus, what: &str) {
+        println!(
+            "{what}: {} documents, {} references, top-10 search, {} answer citations, {} frontier \
+             rows, a {}-document citation chain, {} dashboard rows: the same as on one node",
+            other.documents.len(),
+            other.references.len(),
+            other.answer.len(),
+            other.frontier.len(),
+            other.chain.len(),
+            other.dashboards.len()
+        );
+        assert_eq!(self.documents, other.documents, "{what}: documents");
+        assert_eq!(self.references, other.references, "{what}: references");
+        assert_eq!(self.search, other.search, "{what}: top-10 search");
+        assert_eq!(self.answer, other.answer, "{what}: answer citations");
+        assert_eq!(self.frontier, other.frontier, "{what}: frontier");
+        assert_eq!(self.chain, other.chain, "{what}: citation chain");
+        assert_eq!(self.dashboards, other.dashboards, "{what}: dashboards");
+    }
 }
 
 /// Every table of the plan, in rows, the same way as `kerai.distribute()` must keep them.
@@ -137,7 +340,14 @@ fn row_counts(db: &TestDb) -> Vec<(String, i64)> {
 /// changes nothing.
 fn distribute_keeps_every_row(db: &TestDb) {
     let before = row_counts(db);
-    let made: serde_json::Value = db.one("SELECT kerai.distribute()");
+    // Four shards per group instead of Citus's 32: the layout is the same, and the rebalance
+    // onto a third worker later moves a handful of shard groups, not fifty.
+    let mut c = db.client();
+    c.batch_execute("SET citus.shard_count = 4").unwrap();
+    let made: serde_json::Value = c
+        .query_one("SELECT kerai.distribute()", &[])
+        .unwrap_or_else(|e| panic!("kerai.distribute(): {}", kerai_e2e::db::error_text(&e)))
+        .get(0);
     assert_eq!(made["already_distributed"], false, "{made}");
     assert_eq!(made["reference_tables"], 8, "{made}");
     assert_eq!(made["distributed_tables"], 27, "{made}");
@@ -197,6 +407,29 @@ fn distribute_keeps_every_row(db: &TestDb) {
             "the one target's kerai.{table} rows are in one shard"
         );
     }
+
+    // One target's pages, versions and URLs are read from one shard.
+    let target: String = db.one("SELECT id::text FROM kerai.targets WHERE name = 'example'");
+    let plan: Vec<String> = db
+        .client()
+        .query(
+            &format!(
+                "EXPLAIN SELECT count(*) FROM kerai.pages p
+                   JOIN kerai.page_versions v ON v.target_id = p.target_id AND v.page_id = p.id
+                   JOIN kerai.job_urls u ON u.target_id = p.target_id AND u.url_hash = p.url_hash
+                  WHERE p.target_id = '{target}'"
+            ),
+            &[],
+        )
+        .unwrap()
+        .iter()
+        .map(|r| r.get(0))
+        .collect();
+    let plan = plan.join("\n");
+    assert!(
+        plan.contains("Task Count: 1"),
+        "one target's pages, versions and URLs come from one shard:\n{plan}"
+    );
 
     // One document is read from one shard (a router query).
     let doc: String = db.one("SELECT id::text FROM kerai.documents ORDER BY id LIMIT 1");
