@@ -6,6 +6,8 @@
 #   citus.sh start PORT       coordinator on PORT, workers on PORT+1 and PORT+2 (idempotent):
 #                             citus, vector, pg_trgm and kerai on every node, workers registered
 #   citus.sh add PORT N       start worker N (3, 4 …) on PORT+N and register it
+#   citus.sh down N           stop worker N (a worker that is down, for the fault tests)
+#   citus.sh up PORT N        start worker N again, on PORT+N
 #   citus.sh fresh PORT       the same on new, empty nodes
 #   citus.sh stop             stop every node
 # Users install Citus from their own packages; this build only makes the tests reproducible.
@@ -93,12 +95,18 @@ psql_at() {
 }
 
 # One node: started with Citus preloaded, the extensions made.
-node() {
+# Start a node's cluster (made on first use).
+node_up() {
   local name="$1" port="$2"
   # Logical decoding lets citus_rebalance_start() move shards while writes go on.
   KERAI_PRELOAD_FIRST=citus KERAI_EXTRA_CONF="wal_level = logical
 max_wal_senders = 10
 max_replication_slots = 10" "${KERAI_ROOT}/scripts/cluster.sh" start "$name" "$port" postgres
+}
+
+node() {
+  local name="$1" port="$2"
+  node_up "$name" "$port"
   psql_at "$port" -c "CREATE EXTENSION IF NOT EXISTS citus; CREATE EXTENSION IF NOT EXISTS vector;
                       CREATE EXTENSION IF NOT EXISTS pg_trgm;"
 }
@@ -128,6 +136,17 @@ add() {
   node "citus-w${n}" $((port + n))
   register "$port" $((port + n))
   say "worker ${n} added on 127.0.0.1:$((port + n))"
+}
+
+down() {
+  local n="${1:?citus.sh down needs the number of the worker}"
+  "${KERAI_ROOT}/scripts/cluster.sh" stop "citus-w${n}"
+}
+
+up() {
+  local port="${1:?citus.sh up needs the port of the coordinator}" n="${2:?and the number of the worker}"
+  node_up "citus-w${n}" $((port + n))
+  say "worker ${n} up again on 127.0.0.1:$((port + n))"
 }
 
 stop() {
@@ -162,6 +181,8 @@ case "${1:-}" in
   start) start "${2:-}" ;;
   fresh) remove; start "${2:-}" ;;
   add) add "${2:-}" "${3:-}" ;;
+  down) down "${2:-}" ;;
+  up) up "${2:-}" "${3:-}" ;;
   stop) stop ;;
-  *) die "usage: citus.sh build|available|start PORT|fresh PORT|add PORT N|stop" ;;
+  *) die "usage: citus.sh build|available|start PORT|fresh PORT|add PORT N|down N|up PORT N|stop" ;;
 esac

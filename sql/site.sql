@@ -753,14 +753,19 @@ CREATE FUNCTION kerai._page_alias(page uuid, alias uuid, why text) RETURNS void
 LANGUAGE plpgsql AS $$
 #variable_conflict use_variable
 DECLARE
-    own_url text := (SELECT p.url FROM kerai.pages p WHERE p.id = page);
+    own_url text;
+    t uuid;
 BEGIN
-    DELETE FROM kerai.chunks c USING kerai.page_versions v
-     WHERE v.page_id = page AND c.page_version_id = v.id AND c.chunk_key = own_url;
+    SELECT p.url, p.target_id INTO own_url, t FROM kerai.pages p WHERE p.id = page;
+    -- The versions first (the target's shard), then their chunks (the documents' shards).
+    DELETE FROM kerai.chunks c
+     WHERE c.page_version_id = ANY (ARRAY(SELECT v.id FROM kerai.page_versions v
+                                           WHERE v.target_id = t AND v.page_id = page))
+       AND c.chunk_key = own_url;
     UPDATE kerai.pages x SET alias_of = alias, alias_reason = why, current_version = NULL, last_status = 'duplicate',
            etag = NULL, last_modified = NULL
-     WHERE x.id = page;
-    UPDATE kerai.pages x SET alias_of = alias WHERE x.alias_of = page;
+     WHERE x.target_id = t AND x.id = page;
+    UPDATE kerai.pages x SET alias_of = alias WHERE x.target_id = t AND x.alias_of = page;
 END
 $$;
 

@@ -463,3 +463,97 @@ fn distribute_keeps_every_row(db: &TestDb) {
     let nodes: i64 = db.one("SELECT count(*) FROM kerai.nodes");
     assert_eq!(counted, nodes, "the counters stay exact once distributed");
 }
+
+/// `scripts/citus.sh` with `args`, which must succeed.
+fn citus_sh(args: &[&str]) {
+    let out = std::process::Command::new(repo_root().join("scripts/citus.sh"))
+        .args(args)
+        .output()
+        .expect("run scripts/citus.sh");
+    assert!(
+        out.status.success(),
+        "scripts/citus.sh {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// A worker that is down: a statement that needs it fails with Citus's own message, and a
+/// daemon with a crawl to do waits for it (saying so), then finishes the crawl with nothing
+/// half-written. Runs on the distributed corpus the pipeline test leaves (tests run in name
+/// order).
+#[test]
+#[ignore = "needs a Citus cluster: make test runs it"]
+fn worker_down_fails_with_citus_message_and_the_daemon_waits() {
+    let db = coordinator();
+    let distributed: bool = db.one(
+        "SELECT EXISTS (SELECT 1 FROM pg_dist_partition WHERE logicalrelid = 'kerai.nodes'::regclass)",
+    );
+    assert!(
+        distributed,
+        "runs after the_pipeline_runs_on_a_citus_coordinator, on the corpus it distributed"
+    );
+    let site = Site::start();
+    site.serve_dir(&repo_root().join("examples/site"));
+    let out = kerai(
+        &db.url,
+        &["config", "set", "example", "--base-url", &site.url("/")],
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    db.client()
+        .execute("SELECT kerai.enqueue_job('example')", &[])
+        .unwrap();
+    // The worker that holds the target's jobs, so that the daemon needs it at once.
+    let port = coordinator_port(&db);
+    let holder: i32 = db.one(
+        "SELECT n.nodeport FROM pg_dist_placement p JOIN pg_dist_node n ON n.groupid = p.groupid
+          WHERE p.shardid = get_shard_id_for_distribution_column('kerai.scrape_jobs',
+                                (SELECT id FROM kerai.targets WHERE name = 'example'))",
+    );
+    let worker = (holder - i32::from(port)).to_string();
+    citus_sh(&["down", &worker]);
+
+    let err = db
+        .client()
+        .query_one("SELECT count(*) FROM kerai.scrape_jobs", &[])
+        .expect_err("a query over every shard fails while a worker is down");
+    let err = kerai_e2e::db::error_text(&err);
+    assert!(
+        err.contains("to the remote node") || err.contains("connections to the node"),
+        "Citus's message passed through: {err}"
+    );
+    let out = kerai(&db.url, &["status", "example"]);
+    assert_ne!(
+        out.code, 0,
+        "kerai status needs the worker:\n{}",
+        out.stdout
+    );
+    assert!(
+        out.stderr.contains("remote node") || out.stderr.contains("to the node"),
+        "the CLI passes Citus's message on: {}",
+        out.stderr
+    );
+
+    let daemon = spawn(&db.url, &["daemon", "--once", "--rate", "0"], &[]);
+    std::thread::sleep(std::time::Duration::from_secs(4));
+    citus_sh(&["up", &port.to_string(), &worker]);
+    let out = wait(daemon);
+    assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
+    assert!(
+        out.stderr.contains("cannot reach one of its workers")
+            && out.stderr.contains("reaches its workers again"),
+        "the daemon says why it waits and when it goes on:\n{}",
+        out.stderr
+    );
+    let status: String =
+        db.one("SELECT status FROM kerai.scrape_jobs ORDER BY scheduled_at DESC LIMIT 1");
+    assert_eq!(status, "COMPLETED", "{}", out.stderr);
+    let leased: i64 = db.one("SELECT count(*) FROM kerai.job_urls WHERE status = 'leased'");
+    assert_eq!(leased, 0, "no URL is left leased");
+    let twice: i64 = db.one(
+        "SELECT count(*) FROM (SELECT page_id FROM kerai.page_versions GROUP BY page_id HAVING count(*) > 1) x",
+    );
+    assert_eq!(twice, 0, "no page was stored twice");
+    let counted: i64 = db.one("SELECT kerai.counter('nodes')");
+    let nodes: i64 = db.one("SELECT count(*) FROM kerai.nodes");
+    assert_eq!(counted, nodes, "the counters stay exact");
+}

@@ -15,27 +15,44 @@ pub async fn run(url: &str, args: StatusArgs) -> Result<Code, Failure> {
     if let Some(t) = &args.target {
         crate::target::store::load(&client, t).await?;
     }
-    let rows = client
+    // One target at a time: every statement then names one target, whose jobs are on one
+    // shard of a distributed database (Citus plans no lateral join over them otherwise).
+    let ids: Vec<uuid::Uuid> = client
         .query(
-            "SELECT t.name, t.base_url, t.config_version,
-                    r.id::text, r.started_at, r.worker, kerai.job_metrics(r.id), r.urls_enqueued,
-                    (SELECT max(finished_at) FROM kerai.scrape_jobs s WHERE s.target_id = t.id AND s.status = 'COMPLETED'),
-                    (SELECT count(*) FROM kerai.scrape_jobs s WHERE s.target_id = t.id AND s.status = 'PENDING'),
-                    l.status, l.exit_code, r.heartbeat_at, r.lease_until,
-                    extract(epoch FROM now() - r.heartbeat_at)::float8 > extract(epoch FROM r.lease_until - r.heartbeat_at)::float8 / 2
-                        OR r.lease_until < now()
-               FROM kerai.targets t
-               LEFT JOIN LATERAL (SELECT * FROM kerai.scrape_jobs s WHERE s.target_id = t.id AND s.status = 'RUNNING'
-                                   ORDER BY s.started_at LIMIT 1) r ON true
-               LEFT JOIN LATERAL (SELECT s.status, s.exit_code FROM kerai.scrape_jobs s
-                                   WHERE s.target_id = t.id AND s.finished_at IS NOT NULL
-                                   ORDER BY s.finished_at DESC LIMIT 1) l ON true
+            "SELECT t.id FROM kerai.targets t
               WHERE $1::text IS NULL OR t.name = $1 OR t.id::text = $1
               ORDER BY t.name",
             &[&args.target],
         )
         .await
-        .map_err(|e| Failure::critical(format!("cannot read status: {}", db::message(&e))))?;
+        .map_err(|e| Failure::critical(format!("cannot read status: {}", db::message(&e))))?
+        .iter()
+        .map(|r| r.get(0))
+        .collect();
+    let mut rows = Vec::with_capacity(ids.len());
+    for id in &ids {
+        let row = client
+            .query_one(
+                "SELECT t.name, t.base_url, t.config_version,
+                        r.id::text, r.started_at, r.worker, kerai.job_metrics(r.id), r.urls_enqueued,
+                        (SELECT max(finished_at) FROM kerai.scrape_jobs s WHERE s.target_id = $1 AND s.status = 'COMPLETED'),
+                        (SELECT count(*) FROM kerai.scrape_jobs s WHERE s.target_id = $1 AND s.status = 'PENDING'),
+                        l.status, l.exit_code, r.heartbeat_at, r.lease_until,
+                        extract(epoch FROM now() - r.heartbeat_at)::float8 > extract(epoch FROM r.lease_until - r.heartbeat_at)::float8 / 2
+                            OR r.lease_until < now()
+                   FROM kerai.targets t
+                   LEFT JOIN LATERAL (SELECT * FROM kerai.scrape_jobs s WHERE s.target_id = $1 AND s.status = 'RUNNING'
+                                       ORDER BY s.started_at LIMIT 1) r ON true
+                   LEFT JOIN LATERAL (SELECT s.status, s.exit_code FROM kerai.scrape_jobs s
+                                       WHERE s.target_id = $1 AND s.finished_at IS NOT NULL
+                                       ORDER BY s.finished_at DESC LIMIT 1) l ON true
+                  WHERE t.id = $1",
+                &[id],
+            )
+            .await
+            .map_err(|e| Failure::critical(format!("cannot read status: {}", db::message(&e))))?;
+        rows.push(row);
+    }
     let schedules = schedule::schedules(&client).await.unwrap_or_default();
     let overview = client
         .query_one(

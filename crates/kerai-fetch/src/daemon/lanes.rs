@@ -58,10 +58,14 @@ async fn ensure(shared: &Shared, conn: &mut Option<Listening>, channel: &str, la
     }
 }
 
-/// When `msg` says the database is read-only, pause the lane until it takes writes again (one
-/// message when it starts, one when it ends) and say so; otherwise false at once.
+/// When `msg` says the database is read-only, or cannot reach a worker (Citus), pause the lane
+/// until it takes writes again and reaches its workers (one message when it starts, one when
+/// it ends) and say so; otherwise false at once.
 async fn paused(shared: &Shared, lane: &str, msg: &str) -> bool {
-    if availability::classify(msg) != Some(availability::Unavailable::ReadOnly) {
+    if !matches!(
+        availability::classify(msg),
+        Some(availability::Unavailable::ReadOnly | availability::Unavailable::Worker)
+    ) {
         return false;
     }
     shared.doing(lane, json!({"paused": msg}));
@@ -272,11 +276,12 @@ pub async fn resolve(shared: Arc<Shared>, agent: String, rate: Duration) {
                     break;
                 }
             }
+            // A worker out of reach first: its message names a connection too.
+            Err(e) if !c.client.is_closed() && paused(&shared, "resolve", &e).await => continue,
             Err(e) if c.client.is_closed() || is_connection_error(&e) => {
                 conn = None;
                 continue;
             }
-            Err(e) if paused(&shared, "resolve", &e).await => continue,
             Err(e) => {
                 shared.failed("resolve", &format!("crawl cycle failed: {e}"));
                 if shared.once {
@@ -295,11 +300,11 @@ pub async fn resolve(shared: Arc<Shared>, agent: String, rate: Duration) {
                 note = c.notes.recv() => match note {
                     Some(()) => {
                         if let Err(e) = drain(&c.client, &shared.worker, shared.lease, &shared.stop, &pacer).await {
-                            if c.client.is_closed() || is_connection_error(&e) {
-                                conn = None;
+                            if !c.client.is_closed() && paused(&shared, "resolve", &e).await {
                                 break;
                             }
-                            if paused(&shared, "resolve", &e).await {
+                            if c.client.is_closed() || is_connection_error(&e) {
+                                conn = None;
                                 break;
                             }
                             shared.failed("resolve", &format!("resolving failed: {e}"));
@@ -356,11 +361,11 @@ pub async fn embed(shared: Arc<Shared>) {
                 }
             }
             Ok(_) => {}
+            Err(e) if !c.is_closed() && paused(&shared, "embed", &e).await => continue,
             Err(e) if c.is_closed() || is_connection_error(&e) => {
                 client = None;
                 continue;
             }
-            Err(e) if paused(&shared, "embed", &e).await => continue,
             Err(e) => shared.failed("embed", &e),
         }
         if matches!(db::embed::llm_claims_on(c).await, Ok(true)) {

@@ -1,5 +1,6 @@
 //! A database that stops taking writes (read-only: `default_transaction_read_only`, or a
-//! standby after a failover) or connections (a restart, an outage, `ALLOW_CONNECTIONS false`).
+//! standby after a failover) or connections (a restart, an outage, `ALLOW_CONNECTIONS false`),
+//! or, distributed over Citus, cannot reach one of its workers.
 //! The fetcher and the daemon pause with one clear message and go on when it is back. Nothing
 //! is lost: the URLs in hand are leased, handed back on resume and fetched again.
 
@@ -14,6 +15,8 @@ pub enum Unavailable {
     ReadOnly,
     /// It refuses connections, or ended ours.
     Away,
+    /// A Citus coordinator that answers, but cannot reach a worker a statement needs.
+    Worker,
 }
 
 impl Unavailable {
@@ -23,6 +26,7 @@ impl Unavailable {
                 "is read-only (default_transaction_read_only is on, or it is a standby)"
             }
             Unavailable::Away => "refuses connections",
+            Unavailable::Worker => "cannot reach one of its workers",
         }
     }
 }
@@ -33,6 +37,10 @@ pub fn classify(message: &str) -> Option<Unavailable> {
     let m = message.to_ascii_lowercase();
     if m.contains("read-only transaction") || m.contains("read only transaction") {
         Some(Unavailable::ReadOnly)
+    } else if m.contains("to the remote node") || m.contains("connections to the node") {
+        // Citus: "connection to the remote node user@host:port failed ...", "could not
+        // establish any connections to the node host:port after ... ms".
+        Some(Unavailable::Worker)
     } else if is_connection_error(&m) || m.contains("not currently accepting connections") {
         Some(Unavailable::Away)
     } else {
@@ -62,6 +70,7 @@ pub async fn wait_writable(
         match kind {
             Unavailable::ReadOnly => "accepts writes again",
             Unavailable::Away => "is back",
+            Unavailable::Worker => "reaches its workers again",
         }
     );
     let mut wait = FIRST;
@@ -74,11 +83,15 @@ pub async fn wait_writable(
             }
             tokio::time::sleep(step).await;
         }
-        match writable(url).await {
+        match writable(url, kind == Unavailable::Worker).await {
             Ok(true) => {
                 let took = started.elapsed();
                 eprintln!(
-                    "kerai: the database accepts writes again after {:.1} s: {what} resumes",
+                    "kerai: the database {} after {:.1} s: {what} resumes",
+                    match kind {
+                        Unavailable::Worker => "reaches its workers again",
+                        _ => "accepts writes again",
+                    },
                     took.as_secs_f64()
                 );
                 return Ok(took);
@@ -93,8 +106,9 @@ pub async fn wait_writable(
     }
 }
 
-/// Whether a new session may write (`transaction_read_only` is off in it).
-async fn writable(url: &str) -> Result<bool, String> {
+/// Whether a new session may write (`transaction_read_only` is off in it), and, with
+/// `workers`, whether a statement reaches every shard of the corpus (every worker).
+async fn writable(url: &str, workers: bool) -> Result<bool, String> {
     let (client, connection) = tokio_postgres::connect(url, tokio_postgres::NoTls)
         .await
         .map_err(|e| super::message(&e))?;
@@ -103,9 +117,21 @@ async fn writable(url: &str) -> Result<bool, String> {
         .query_one("SELECT current_setting('transaction_read_only')", &[])
         .await
         .map_err(|e| super::message(&e))?;
+    let reached = if workers {
+        client
+            .query("SELECT 1 FROM kerai.documents LIMIT 1", &[])
+            .await
+            .map_err(|e| super::message(&e))
+    } else {
+        Ok(Vec::new())
+    };
     drop(client);
     let _ = conn.await;
-    Ok(ro.get::<_, String>(0) == "off")
+    match reached {
+        Ok(_) => Ok(ro.get::<_, String>(0) == "off"),
+        Err(e) if classify(&e) == Some(Unavailable::Worker) => Ok(false),
+        Err(e) => Err(e),
+    }
 }
 
 #[cfg(test)]
@@ -125,6 +151,12 @@ mod tests {
             "the database system is shutting down",
         ] {
             assert_eq!(classify(e), Some(Unavailable::Away), "{e}");
+        }
+        for e in [
+            "cannot record results: connection to the remote node postgres@127.0.0.1:28951 failed with the following error: Connection refused",
+            "could not establish any connections to the node 127.0.0.1:28952 after 5000 ms",
+        ] {
+            assert_eq!(classify(e), Some(Unavailable::Worker), "{e}");
         }
         for e in [
             "permission denied for function _job_record",
