@@ -135,6 +135,8 @@ DECLARE
     demand float8;
     epistemic float8;
     pragmatic float8;
+    citing uuid;
+    citations integer := 0;
 BEGIN
     SELECT * INTO rs FROM kerai.reference_state WHERE node_id = ref;
     IF NOT FOUND THEN
@@ -143,23 +145,14 @@ BEGIN
     END IF;
     w := kerai._crawler_weights();
     frequency := ln(1 + rs.cite_count);
-    -- The mean entropy of the nodes citing it (kerai._node_entropy), read in steps: the citing
-    -- nodes, what they cite, and those references' states sit in different documents' shards
-    -- on a distributed database.
-    WITH citing AS MATERIALIZED (
-        SELECT e.document_id, e.source_id FROM kerai.edges e WHERE e.target_id = ref AND e.relation = 'cites'
-    ), cited AS MATERIALIZED (
-        SELECT e.source_id, e.target_id FROM kerai.edges e
-         WHERE e.relation = 'cites' AND e.document_id IN (SELECT c.document_id FROM citing c)
-           AND e.source_id IN (SELECT c.source_id FROM citing c)
-    ), states AS MATERIALIZED (
-        SELECT rs.node_id, kerai._reference_entropy(rs.status, rs.next_retry_after, rs.retries) AS h
-          FROM kerai.reference_state rs WHERE rs.node_id IN (SELECT d.target_id FROM cited d)
-    )
-    SELECT coalesce(avg(coalesce(per_node.h, 0.0)), 0.0) INTO entropy
-      FROM citing c
-      LEFT JOIN (SELECT d.source_id, avg(s.h) AS h FROM cited d JOIN states s ON s.node_id = d.target_id
-                  GROUP BY d.source_id) per_node ON per_node.source_id = c.source_id;
+    -- The mean entropy of the nodes citing it, one node at a time (kerai._node_entropy reads
+    -- other documents' shards on a distributed database: no query may call it per row).
+    entropy := 0.0;
+    FOR citing IN SELECT e.source_id FROM kerai.edges e WHERE e.target_id = ref AND e.relation = 'cites' LOOP
+        entropy := entropy + kerai._node_entropy(citing);
+        citations := citations + 1;
+    END LOOP;
+    entropy := CASE WHEN citations > 0 THEN entropy / citations ELSE 0.0 END;
     author_novelty := CASE WHEN rs.first_author IS NULL THEN 1.0
                            WHEN EXISTS (SELECT 1 FROM kerai.corpus_authors ca WHERE ca.author_key = rs.first_author) THEN 0.1
                            ELSE 1.0 END;

@@ -565,7 +565,7 @@ $$;
 CREATE FUNCTION kerai._job_new_urls(job uuid, urls jsonb) RETURNS jsonb
 LANGUAGE plpgsql STABLE AS $$
 DECLARE
-    t uuid := (SELECT s.target_id FROM kerai.scrape_jobs s WHERE s.id = job);
+    t uuid := kerai._job_target(job);
     known text[] := ARRAY(SELECT k.url_hash FROM kerai.job_urls k
                            WHERE k.target_id = t AND k.job_id = job
                              AND k.url_hash = ANY (ARRAY(SELECT e->>'url_hash' FROM jsonb_array_elements(urls) e)));
@@ -1155,7 +1155,7 @@ CREATE FUNCTION kerai.job_metrics(job uuid) RETURNS jsonb
 LANGUAGE plpgsql STABLE SET citus.allow_nested_distributed_execution = on AS $$
 #variable_conflict use_column
 DECLARE
-    t uuid := (SELECT s.target_id FROM kerai.scrape_jobs s WHERE s.id = job_metrics.job);
+    t uuid := kerai._job_target(job_metrics.job);
     metrics jsonb;
 BEGIN
     -- Every table by the job's target: one shard on a distributed database.
