@@ -322,6 +322,13 @@ COMMENT ON FUNCTION kerai.configure_chat(text, text, text) IS
     'off (answers become extractive). Returns `{base_url, model, api_key_env, timeout_seconds}`. Error `22023` '
     'for a base URL that is not http(s) or holds credentials; requires `kerai_admin`.';
 
+COMMENT ON FUNCTION kerai.refresh_search_statistics(boolean) IS
+    'The full-text statistics `kerai.search` weighs query words by. On a distributed database (docs/scale-out.md) '
+    'each shard of `kerai.chunks` keeps its own: this reads them from every shard (analyzing first those that '
+    'grew, or all with `analyze_all`) and merges them into `kerai.search_statistics`; `kerai.crawl_cycle` does '
+    'so at most once a minute. On one server it runs `ANALYZE kerai.chunks` when `analyze_all` is true. Returns '
+    '`{distributed, analyzed, shards, rows, lexemes}`. Error `55000` when a shard cannot be read (a worker is down).';
+
 COMMENT ON FUNCTION kerai.search(text, integer, jsonb) IS
     'Hybrid search over the chunks the caller may read: full text (an IDF-weighted sum of `ts_rank` per query '
     'lexeme, candidates selected by the rarest lexemes within `search_fts_budget`, or, when even the rarest is over '

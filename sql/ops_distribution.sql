@@ -143,7 +143,8 @@ SELECT t.table_name, t.placement, t.distribution_column, t.colocation, t.reason
     ('corpus_authors', 'reference', NULL, NULL, 'per-author counts read when scoring any reference'),
     ('partition_references', 'coordinator', NULL, NULL, 'kerai.partition_by_month''s bookkeeping'),
     ('daemons', 'coordinator', NULL, NULL, 'the companion processes at work now'),
-    ('crawler_supervisor', 'coordinator', NULL, NULL, 'the crawler kerai.start_crawler supervises')
+    ('crawler_supervisor', 'coordinator', NULL, NULL, 'the crawler kerai.start_crawler supervises'),
+    ('search_statistics', 'coordinator', NULL, NULL, 'the chunks'' full-text statistics, merged from their shards for kerai.search')
   ) AS t(table_name, placement, distribution_column, colocation, reason);
 COMMENT ON VIEW kerai.distribution_plan IS
     'Scale-out on paper (docs/scale-out.md): for each kerai table, its placement on a distributed Postgres '
@@ -174,6 +175,7 @@ DECLARE
     allowed boolean := kerai._require('kerai_admin', 'kerai.distribute');
     fk record;
     t record;
+    helper text;
     anchor text;
     failed text;
     refs integer := 0;
@@ -197,6 +199,22 @@ BEGIN
     -- server (so that the band index serves it past row-level security), runs as its caller,
     -- the fetcher, which sees every page anyway.
     ALTER FUNCTION kerai._near_duplicate(uuid, uuid, bigint[], bigint[]) SECURITY INVOKER;
+    -- Row-level security on a shard: the policies' helpers read kerai.targets and kerai.users
+    -- (reference tables) inside a query on a shard, a nested query Citus runs only when allowed.
+    -- On one server they stay plain SQL functions, which the planner inlines into the policies.
+    -- The workers first, each on its own connection, then the coordinator.
+    FOR helper IN SELECT unnest(ARRAY['kerai._target_visible(uuid)', 'kerai.current_user_id()']) LOOP
+        SELECT string_agg(format('%s:%s: %s', w.nodename, w.nodeport, w.result), '; ') INTO failed
+          FROM run_command_on_workers(format('ALTER FUNCTION %s SET citus.allow_nested_distributed_execution = on',
+                                             helper)) w
+         WHERE NOT w.success;
+        IF failed IS NOT NULL THEN
+            RAISE EXCEPTION 'kerai.distribute: a worker refused to change %: %', helper, failed
+                USING ERRCODE = '55000',
+                      HINT = 'check that every worker is up and has kerai at the coordinator''s version, then call kerai.distribute() again';
+        END IF;
+        EXECUTE format('ALTER FUNCTION %s SET citus.allow_nested_distributed_execution = on', helper);
+    END LOOP;
     IF NOT EXISTS (SELECT 1 FROM kerai.distribution_plan p
                     WHERE p.placement <> 'coordinator'
                       AND NOT EXISTS (SELECT 1 FROM pg_dist_partition d
@@ -206,6 +224,17 @@ BEGIN
     END IF;
     PERFORM set_config('citus.enable_unsafe_triggers', 'on', true);
     PERFORM set_config('citus.multi_shard_modify_mode', 'sequential', true);
+    -- The full-text statistics of the chunks, as ANALYZE last gathered them here: kerai.search
+    -- weighs words by them until kerai.refresh_search_statistics reads the shards' own.
+    INSERT INTO kerai.search_statistics (row_count, lexemes, frequencies, unlisted, shards)
+    SELECT c.reltuples, s.most_common_elems::text::text[],
+           (s.most_common_elem_freqs[1:cardinality(s.most_common_elems::text::text[])])::float8[],
+           s.most_common_elem_freqs[cardinality(s.most_common_elems::text::text[]) + 1] / 2, 0
+      FROM pg_class c JOIN pg_stats s ON s.schemaname = 'kerai' AND s.tablename = 'chunks' AND s.attname = 'fts'
+     WHERE c.oid = 'kerai.chunks'::regclass AND c.reltuples > 0 AND s.most_common_elems IS NOT NULL
+        ON CONFLICT (only_row) DO UPDATE
+       SET row_count = EXCLUDED.row_count, lexemes = EXCLUDED.lexemes, frequencies = EXCLUDED.frequencies,
+           unlisted = EXCLUDED.unlisted, shards = EXCLUDED.shards, refreshed_at = EXCLUDED.refreshed_at;
 
     CREATE TEMP TABLE kerai_distribute_keys ON COMMIT DROP AS
     SELECT format('kerai.%I', rel.relname) AS tbl, c.conname, pg_get_constraintdef(c.oid) AS def

@@ -101,13 +101,24 @@ END
 $$;
 
 -- The delete trigger that stands in for foreign keys into a partitioned table.
+-- A parent whose key starts with its document (chunks: the group, docs/scale-out.md) was
+-- referenced by (document_id, id): its children are those of the same document too (a chunk
+-- that moved to a page's newer document keeps its id, src/chunk_moves.rs).
 CREATE FUNCTION kerai._partition_references_on_delete() RETURNS trigger
 LANGUAGE plpgsql AS $$
 DECLARE
     r kerai.partition_references;
+    doc uuid := CASE WHEN to_jsonb(OLD) ? 'document_id'
+                      AND EXISTS (SELECT 1 FROM pg_index i JOIN pg_attribute a
+                                      ON a.attrelid = i.indrelid AND a.attnum = i.indkey[0]
+                                   WHERE i.indrelid = TG_RELID AND i.indisprimary AND a.attname = 'document_id')
+                     THEN (to_jsonb(OLD)->>'document_id')::uuid END;
 BEGIN
     FOR r IN SELECT * FROM kerai.partition_references WHERE parent_table = TG_ARGV[0] LOOP
-        IF r.on_delete = 'cascade' THEN
+        IF r.on_delete = 'cascade' AND doc IS NOT NULL THEN
+            EXECUTE format('DELETE FROM kerai.%I WHERE document_id = $2 AND %I = $1', r.child_table, r.child_column)
+                USING OLD.id, doc;
+        ELSIF r.on_delete = 'cascade' THEN
             EXECUTE format('DELETE FROM kerai.%I WHERE %I = $1', r.child_table, r.child_column) USING OLD.id;
         ELSE
             EXECUTE format('UPDATE kerai.%I SET %I = NULL WHERE %I = $1', r.child_table, r.child_column, r.child_column)

@@ -60,7 +60,9 @@ BEGIN
                       'kerai._month_partition(text, date)'::regprocedure,
                       'kerai._keep_in_dumps(regclass)'::regprocedure,
                       'kerai._job_logs_week(date)'::regprocedure,
-                      'kerai._grant_kerai_role(text, text)'::regprocedure) THEN
+                      'kerai._grant_kerai_role(text, text)'::regprocedure,
+                      'kerai._shard_search_statistics(regclass, boolean)'::regprocedure,
+                      'kerai._embed_all_again()'::regprocedure) THEN
             EXECUTE format('GRANT EXECUTE ON FUNCTION %s TO kerai_admin', f);
         ELSIF f::oid IN ('kerai._job_logs_maintain()'::regprocedure,
                          'kerai._near_duplicate(uuid, uuid, bigint[], bigint[])'::regprocedure,

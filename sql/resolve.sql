@@ -642,6 +642,11 @@ BEGIN
     END IF;
 
     PERFORM kerai._compact_counters();
+    -- A distributed corpus: the shards' full-text statistics, merged at most once a minute.
+    IF EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'citus')
+       AND NOT EXISTS (SELECT 1 FROM kerai.search_statistics WHERE refreshed_at > now() - interval '1 minute') THEN
+        PERFORM kerai.refresh_search_statistics();
+    END IF;
     summary := jsonb_build_object(
         'extracted', extracted, 'ingested', ingested, 'linked', linked, 'ingest_failures', failed,
         'rescored', rescored, 'skipped_too_deep', skipped, 'claimed', claimed,

@@ -245,6 +245,15 @@ $$;
 SELECT kerai._create_embedding_index('sentence-transformers/all-MiniLM-L6-v2:int8', 384);
 SELECT kerai._create_embedding_index('sentence-transformers/all-MiniLM-L6-v2', 384);
 
+-- Every chunk back to `pending`, for a new model or size: as the extension's owner, like the
+-- index kerai.configure_embeddings has just made (on a distributed database one transaction may
+-- touch a shard as one role only, docs/scale-out.md). Only kerai_admin may call it.
+CREATE FUNCTION kerai._embed_all_again() RETURNS void
+LANGUAGE sql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+    UPDATE kerai.chunks SET embedding_status = 'pending', embedding_attempts = 0, embedding_error = NULL,
+           embedding_next_try = NULL, leased_by = NULL, lease_until = NULL
+$$;
+
 CREATE FUNCTION kerai.create_embedding_index(model text, dims integer) RETURNS text
 LANGUAGE plpgsql AS $$
 DECLARE
@@ -297,8 +306,7 @@ BEGIN
     END IF;
     PERFORM kerai._create_embedding_index(model, dimensions);
     IF model IS DISTINCT FROM old_model OR dimensions IS DISTINCT FROM old_dims THEN
-        UPDATE kerai.chunks SET embedding_status = 'pending', embedding_attempts = 0, embedding_error = NULL,
-               embedding_next_try = NULL, leased_by = NULL, lease_until = NULL;
+        PERFORM kerai._embed_all_again();
     END IF;
     RETURN kerai._embedding_config();
 END

@@ -18,10 +18,154 @@ EXCEPTION WHEN others THEN
 END
 $$;
 
+-- ---------------------------------------------------------------- statistics of distributed chunks
+
+-- The full-text statistics of kerai.chunks once it is distributed (docs/scale-out.md). Each
+-- shard keeps its own, on its worker, and the coordinator's planner never reads them, so
+-- kerai.refresh_search_statistics merges them here: the most common lexemes and the share of
+-- rows holding each, as ANALYZE lists them for one table. One row, or none: on one server
+-- kerai._fts_terms reads ANALYZE's own statistics.
+CREATE TABLE kerai.search_statistics (
+    only_row     boolean PRIMARY KEY DEFAULT true CHECK (only_row),
+    row_count    float8 NOT NULL,
+    lexemes      text[] NOT NULL,
+    frequencies  float8[] NOT NULL,
+    unlisted     float8 NOT NULL,
+    shards       integer NOT NULL,
+    refreshed_at timestamptz NOT NULL DEFAULT now()
+);
+COMMENT ON TABLE kerai.search_statistics IS
+    'The full-text statistics of a distributed kerai.chunks, merged from its shards by '
+    'kerai.refresh_search_statistics: row count, most common lexemes and the share of rows holding each '
+    '(unlisted: the share taken for any other). kerai.search weighs query words by them; empty on one server.';
+
+-- One shard's statistics, on its worker (kerai.refresh_search_statistics runs it on every
+-- shard), analyzed first when asked or when it grew (as kerai._analyze_grown counts growth).
+-- `complete`: ANALYZE read every row and listed every lexeme, so a lexeme it does not list is
+-- in none of the shard's rows.
+CREATE FUNCTION kerai._shard_search_statistics(shard regclass, analyze_all boolean) RETURNS jsonb
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+    grown boolean;
+    target integer;
+    out jsonb;
+BEGIN
+    SELECT c.reltuples < 100000 AND pg_stat_get_mod_since_analyze(c.oid) > greatest(c.reltuples, 0) + 50
+      INTO grown FROM pg_class c WHERE c.oid = shard;
+    IF analyze_all OR grown THEN
+        EXECUTE format('ANALYZE %s', shard);
+    END IF;
+    SELECT CASE WHEN a.attstattarget < 0 THEN current_setting('default_statistics_target')::integer
+                ELSE a.attstattarget END
+      INTO target FROM pg_attribute a WHERE a.attrelid = shard AND a.attname = 'fts';
+    SELECT jsonb_build_object(
+               'rows', greatest(c.reltuples, 0),
+               'lexemes', coalesce(to_jsonb(s.most_common_elems::text::text[]), '[]'),
+               'frequencies', coalesce(to_jsonb(s.most_common_elem_freqs), '[]'),
+               'complete', c.reltuples >= 0 AND c.reltuples <= 300 * target
+                           AND coalesce(cardinality(s.most_common_elems::text::text[]), 0) < 10 * target)
+      INTO out
+      FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+      LEFT JOIN pg_stats s ON s.schemaname = n.nspname AND s.tablename = c.relname AND s.attname = 'fts'
+     WHERE c.oid = shard;
+    RETURN out;
+END
+$$;
+
+-- Merge the shards' statistics into kerai.search_statistics (a distributed kerai.chunks), or
+-- on one server ANALYZE kerai.chunks when asked. A lexeme's share is the shards' shares
+-- weighted by their rows; a shard that does not list it counts it at half its least listed
+-- share, as for one table (none when its list is complete). Keeps the 10,000 most common.
+CREATE FUNCTION kerai.refresh_search_statistics(analyze_all boolean DEFAULT false) RETURNS jsonb
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+    distributed boolean := false;
+    failed text;
+    result jsonb;
+BEGIN
+    IF to_regclass('pg_catalog.pg_dist_partition') IS NOT NULL THEN
+        EXECUTE 'SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_dist_partition WHERE logicalrelid = ''kerai.chunks''::regclass)'
+           INTO distributed;
+    END IF;
+    IF NOT distributed THEN
+        IF analyze_all THEN
+            ANALYZE kerai.chunks;
+        END IF;
+        DELETE FROM kerai.search_statistics;
+        RETURN jsonb_build_object('distributed', false, 'analyzed', analyze_all);
+    END IF;
+    CREATE TEMP TABLE kerai_shard_statistics ON COMMIT DROP AS
+    SELECT r.shardid, r.success, r.result
+      FROM run_command_on_shards('kerai.chunks',
+               'SELECT kerai._shard_search_statistics(''%s'', ' || analyze_all::text || ')') r;
+    SELECT string_agg(format('shard %s: %s', x.shardid, x.result), '; ') INTO failed
+      FROM kerai_shard_statistics x WHERE NOT x.success;
+    IF failed IS NOT NULL THEN
+        DROP TABLE kerai_shard_statistics;
+        RAISE EXCEPTION 'kerai.refresh_search_statistics: could not read the statistics of every shard: %', failed
+            USING ERRCODE = '55000', HINT = 'check that every worker is up, then call it again';
+    END IF;
+    CREATE TEMP TABLE kerai_shard_weights ON COMMIT DROP AS
+    SELECT s.n, s.lex, s.fr,
+           CASE WHEN s.complete OR cardinality(s.lex) = 0 THEN 0 ELSE s.fr[cardinality(s.lex) + 1] / 2 END AS u
+      FROM (SELECT (x.result::jsonb->>'rows')::float8 AS n,
+                   ARRAY(SELECT jsonb_array_elements_text(x.result::jsonb->'lexemes')) AS lex,
+                   ARRAY(SELECT (jsonb_array_elements_text(x.result::jsonb->'frequencies'))::float8) AS fr,
+                   (x.result::jsonb->>'complete')::boolean AS complete
+              FROM kerai_shard_statistics x) s;
+    WITH total AS (
+        SELECT sum(w.n) AS n, sum(w.u * w.n) AS un, count(*) AS shards FROM kerai_shard_weights w
+    ), merged AS (
+        SELECT e.lexeme, (sum((e.f - w.u) * w.n) + max(t.un)) / max(t.n) AS f
+          FROM kerai_shard_weights w CROSS JOIN total t
+         CROSS JOIN LATERAL unnest(w.lex, w.fr[1:cardinality(w.lex)]) AS e(lexeme, f)
+         WHERE t.n > 0
+         GROUP BY e.lexeme
+         ORDER BY 2 DESC, 1
+         LIMIT 10000
+    ), agg AS (
+        SELECT array_agg(m.lexeme ORDER BY m.f DESC, m.lexeme) AS lexemes,
+               array_agg(m.f ORDER BY m.f DESC, m.lexeme) AS frequencies, min(m.f) / 2 AS unlisted
+          FROM merged m
+    ), made AS (
+        INSERT INTO kerai.search_statistics (row_count, lexemes, frequencies, unlisted, shards)
+        SELECT t.n, a.lexemes, a.frequencies, a.unlisted, t.shards
+          FROM total t CROSS JOIN agg a WHERE a.lexemes IS NOT NULL
+            ON CONFLICT (only_row) DO UPDATE
+           SET row_count = EXCLUDED.row_count, lexemes = EXCLUDED.lexemes, frequencies = EXCLUDED.frequencies,
+               unlisted = EXCLUDED.unlisted, shards = EXCLUDED.shards, refreshed_at = EXCLUDED.refreshed_at
+    )
+    SELECT jsonb_build_object('distributed', true, 'analyzed', analyze_all, 'shards', t.shards,
+                              'rows', t.n, 'lexemes', coalesce(cardinality(a.lexemes), 0))
+      INTO result FROM total t CROSS JOIN agg a;
+    IF (result->>'lexemes')::integer = 0 THEN
+        DELETE FROM kerai.search_statistics;
+    END IF;
+    DROP TABLE kerai_shard_weights;
+    DROP TABLE kerai_shard_statistics;
+    RETURN result;
+END
+$$;
+
+-- The shares kerai._fts_terms weighs the query's lexemes by on a distributed database, from
+-- kerai.search_statistics; for a caller who may read the chunks' statistics (as
+-- kerai._lexeme_frequencies decides on one server: SELECT on the table, no row-level security
+-- applies), else no row.
+CREATE FUNCTION kerai._merged_lexeme_frequencies(words text[])
+RETURNS TABLE (row_count float8, frequencies float8[])
+LANGUAGE sql STABLE AS $$
+    SELECT s.row_count,
+           ARRAY(SELECT coalesce(s.frequencies[array_position(s.lexemes, w.word)], s.unlisted)
+                   FROM unnest(words) WITH ORDINALITY AS w(word, i) ORDER BY w.i)
+      FROM kerai.search_statistics s
+     WHERE has_table_privilege('kerai.chunks', 'SELECT') AND NOT row_security_active('kerai.chunks')
+$$;
+
 -- The query's lexemes with their inverse document frequency, estimated from the statistics
 -- ANALYZE keeps for the full-text column (its most common lexemes and their frequencies; a
 -- lexeme not among them is rarer than the rarest listed; kerai._lexeme_frequencies). Before
 -- the first ANALYZE, or for a caller who may not read the statistics, every lexeme weighs 1.
+-- A distributed kerai.chunks has its shards' statistics, merged (kerai.search_statistics).
 -- `candidate` marks the rarest lexemes whose estimated matches stay within
 -- `search_fts_budget` rows together (the rarest one always): only they select candidate chunks,
 -- all of them score. When the rarest lexeme alone matches more than the budget (a query of
@@ -35,17 +179,23 @@ RETURNS TABLE (lexeme text, idf float8, df float8, candidate boolean, required b
 LANGUAGE sql STABLE AS $$
     WITH q AS (
         SELECT array_agg(t.lexeme) AS lexemes FROM unnest(to_tsvector('english', query)) t
+    ), merged AS (
+        -- A distributed kerai.chunks: its shards' statistics, merged.
+        SELECT m.row_count, m.frequencies FROM q CROSS JOIN kerai._merged_lexeme_frequencies(q.lexemes) m
     ), n AS (
-        SELECT greatest(c.reltuples,
-                        coalesce((SELECT sum(greatest(p.reltuples, 0)) FROM pg_inherits i JOIN pg_class p ON p.oid = i.inhrelid
-                                   WHERE i.inhparent = c.oid), 0))::float8 AS n
+        SELECT coalesce((SELECT m.row_count FROM merged m),
+                        greatest(c.reltuples,
+                                 coalesce((SELECT sum(greatest(p.reltuples, 0)) FROM pg_inherits i
+                                             JOIN pg_class p ON p.oid = i.inhrelid
+                                            WHERE i.inhparent = c.oid), 0)))::float8 AS n
           FROM pg_class c WHERE c.oid = 'kerai.chunks'::regclass
     ), w AS (
         SELECT x.lexeme, n.n AS n, n.n * x.freq AS df,
                CASE WHEN x.freq IS NULL OR n.n < 1 THEN 1.0
                     ELSE ln(1 + (n.n - n.n * x.freq + 0.5) / (n.n * x.freq + 0.5)) END AS idf
           FROM q CROSS JOIN n
-          CROSS JOIN LATERAL unnest(q.lexemes, kerai._lexeme_frequencies('kerai.chunks'::regclass, 'fts', q.lexemes))
+          CROSS JOIN LATERAL unnest(q.lexemes, coalesce((SELECT m.frequencies FROM merged m),
+                                                        kerai._lexeme_frequencies('kerai.chunks'::regclass, 'fts', q.lexemes)))
                      AS x(lexeme, freq)
     ), f AS (
         SELECT w.*, first_value(w.lexeme) OVER rarest AS lex1, first_value(w.df) OVER rarest AS df1,
@@ -364,14 +514,24 @@ END
 $$;
 
 -- The seed's full citation query, as a view over the log: one row per citation.
+-- The page URL and fetch time of a cited version, as the caller may see it. The version is in
+-- its target's group, not the request's (docs/scale-out.md): read on its own, for each row.
+CREATE FUNCTION kerai._cited_version(version uuid, OUT url text, OUT scraped_at timestamptz)
+LANGUAGE plpgsql STABLE PARALLEL SAFE SET citus.allow_nested_distributed_execution = on AS $$
+BEGIN
+    SELECT p.url, pv.scraped_at INTO url, scraped_at
+      FROM kerai.page_versions pv JOIN kerai.pages p ON p.target_id = pv.target_id AND p.id = pv.page_id
+     WHERE pv.id = version;
+END
+$$;
+
 CREATE VIEW kerai.answer_citations AS
 SELECT ar.id AS request_id, ar.query, resp.response, cit.citation_order, cit.cited_text, cit.relevance_score,
-       coalesce(p.url, cit.source_url) AS source_url, pv.scraped_at AS version_date, cit.page_version_id AS version_id,
+       coalesce((kerai._cited_version(cit.page_version_id)).url, cit.source_url) AS source_url,
+       (kerai._cited_version(cit.page_version_id)).scraped_at AS version_date, cit.page_version_id AS version_id,
        cit.chunk_id, ar.created_at AS asked_at
   FROM kerai.ai_requests ar
   JOIN kerai.ai_responses resp ON resp.request_id = ar.id
-  JOIN kerai.citations cit ON cit.response_id = resp.id
-  LEFT JOIN kerai.page_versions pv ON pv.id = cit.page_version_id
-  LEFT JOIN kerai.pages p ON p.id = pv.page_id;
+  JOIN kerai.citations cit ON cit.request_id = resp.request_id AND cit.response_id = resp.id;
 COMMENT ON VIEW kerai.answer_citations IS
     'What each answer cited, in order, with the page version it came from (the seed''s full citation query).';

@@ -2,6 +2,7 @@
 //! document's nodes into token-aware chunks and upserts them by their deterministic ids, with
 //! the entities and claims found in them.
 
+use crate::chunk_moves;
 use crate::errors::{invalid, OrRaise};
 use crate::facts::{document_claims, ChunkFacts};
 use crate::plans;
@@ -232,6 +233,27 @@ pub(crate) fn chunk_document(doc: pgrx::Uuid, options: default!(JsonB, "'{}'")) 
         .filter(|i| !before.contains_key(&ids[**i]))
         .count();
 
+    // Chunks an older version's document holds move to this one first.
+    let moved: Vec<pgrx::Uuid> = ids
+        .iter()
+        .filter(|id| held.holders.get(id).is_some_and(|d| *d != doc))
+        .copied()
+        .collect();
+    if !moved.is_empty() {
+        let mut from: Vec<pgrx::Uuid> = moved.iter().map(|id| held.holders[id]).collect();
+        from.sort_unstable_by_key(|u| *u.as_bytes());
+        from.dedup();
+        let kept: Vec<pgrx::Uuid> = chunks
+            .iter()
+            .zip(&ids)
+            .filter(|(c, id)| {
+                held.holders.get(id).is_some_and(|d| *d != doc)
+                    && before.get(id) == Some(&c.content_hash)
+            })
+            .map(|(_, id)| *id)
+            .collect();
+        chunk_moves::move_chunks(doc, &from, &moved, &kept);
+    }
     upsert_chunks(doc, &prov, &chunks, &ids, &before);
     let removed = if held.beyond {
         Spi::get_one_with_args::<i64>(
@@ -364,17 +386,20 @@ fn read_blocks(doc: pgrx::Uuid) -> Vec<ChunkInput> {
 /// new count `n`, and whether there is any at all.
 struct Held {
     hashes: HashMap<pgrx::Uuid, String>,
+    /// The document that holds each of them.
+    holders: HashMap<pgrx::Uuid, pgrx::Uuid>,
     beyond: bool,
     any: bool,
 }
 
 fn held_chunks(key: &str, n: usize) -> Held {
     plans::rows(
-        "SELECT id, content_hash, chunk_index FROM kerai.chunks WHERE chunk_key = $1",
+        "SELECT id, content_hash, chunk_index, document_id FROM kerai.chunks WHERE chunk_key = $1",
         &[key.into()],
         |rows| {
             let mut held = Held {
                 hashes: HashMap::new(),
+                holders: HashMap::new(),
                 beyond: false,
                 any: false,
             };
@@ -383,8 +408,13 @@ fn held_chunks(key: &str, n: usize) -> Held {
                 let index = r.get::<i32>(3)?.unwrap_or(0);
                 if index as usize >= n {
                     held.beyond = true;
-                } else if let (Some(id), Some(h)) = (r.get::<pgrx::Uuid>(1)?, r.get::<String>(2)?) {
+                } else if let (Some(id), Some(h), Some(d)) = (
+                    r.get::<pgrx::Uuid>(1)?,
+                    r.get::<String>(2)?,
+                    r.get::<pgrx::Uuid>(4)?,
+                ) {
                     held.hashes.insert(id, h);
+                    held.holders.insert(id, d);
                 }
             }
             Ok(held)
@@ -429,12 +459,13 @@ fn upsert_chunks(
         .or_else(|| text_of(m, "version"))
         .or_else(|| text_of(m, "modified"));
     let title = text_of(m, "title").or_else(|| p.title.clone());
+    let (version, target) = version_and_target(text_of(m, "page_version"), text_of(m, "target"));
     let common: [pgrx::datum::DatumWithOid; 15] = [
         ids.to_vec().into(),
         p.key.as_str().into(),
         doc.into(),
-        text_of(m, "page_version").into(),
-        text_of(m, "target").into(),
+        version.into(),
+        target.into(),
         (chunks.len() as i32).into(),
         text_of(m, "source_url").into(),
         text_of(m, "parent_url").into(),
@@ -493,6 +524,28 @@ fn upsert_chunks(
     plans::run(sql, &args).or_raise("writing the chunks");
 }
 
+/// The page version and the target the document names, when they exist (ids, looked up on
+/// their own: a subquery into another group inside the chunks' UPDATE is a join Citus cannot
+/// plan, docs/scale-out.md).
+fn version_and_target(
+    version: Option<String>,
+    target: Option<String>,
+) -> (Option<pgrx::Uuid>, Option<pgrx::Uuid>) {
+    plans::rows(
+        "SELECT (SELECT v.id FROM kerai.page_versions v WHERE v.id = ($1)::uuid),
+                (SELECT t.id FROM kerai.targets t WHERE t.name = $2)",
+        &[version.into(), target.into()],
+        |rows| {
+            let mut out = (None, None);
+            for r in rows {
+                out = (r.get::<pgrx::Uuid>(1)?, r.get::<pgrx::Uuid>(2)?);
+            }
+            Ok(out)
+        },
+    )
+    .or_raise("reading the chunks' page version and target")
+}
+
 /// The chunk rows, one per element of the arrays bound as $1 and $16..$22.
 macro_rules! chunk_rows {
     () => {
@@ -510,8 +563,7 @@ macro_rules! insert_chunks {
             "INSERT INTO kerai.chunks (id, chunk_key, document_id, page_version_id, target_id, chunk_index,
         chunk_total, chunk_strategy, content, token_count, content_hash, heading_path, source_url,
         parent_url, source_type, title, language, version_hint, last_modified, crawl_timestamp, tags)
- SELECT u.id, $2, $3, (SELECT v.id FROM kerai.page_versions v WHERE v.id = ($4)::uuid),
-        (SELECT t.id FROM kerai.targets t WHERE t.name = $5), u.ix, $6, u.strat, u.content, u.tokens,
+ SELECT u.id, $2, $3, $4, $5, u.ix, $6, u.strat, u.content, u.tokens,
         u.hash, ARRAY(SELECT jsonb_array_elements_text(u.path::jsonb)), $7, $8, $9, $10, $11, $12, $13,
         ($14)::timestamptz, $15
    ",
@@ -530,9 +582,8 @@ const UPSERT_CHUNKS: &str = concat!(
     "
          ), upd AS (
             UPDATE kerai.chunks c SET
-                chunk_key = $2, document_id = $3,
-                page_version_id = (SELECT v.id FROM kerai.page_versions v WHERE v.id = ($4)::uuid),
-                target_id = (SELECT t.id FROM kerai.targets t WHERE t.name = $5),
+                chunk_key = $2,
+                page_version_id = $4, target_id = $5,
                 chunk_index = u.ix, chunk_total = $6, chunk_strategy = u.strat, content = u.content,
                 token_count = u.tokens, content_hash = u.hash,
                 heading_path = ARRAY(SELECT jsonb_array_elements_text(u.path::jsonb)),
@@ -545,21 +596,11 @@ const UPSERT_CHUNKS: &str = concat!(
                 embedding_next_try = CASE WHEN c.content_hash = u.hash THEN c.embedding_next_try END,
                 leased_by = CASE WHEN c.content_hash = u.hash THEN c.leased_by END,
                 lease_until = CASE WHEN c.content_hash = u.hash THEN c.lease_until END
-              FROM u WHERE c.id = u.id AND NOT u.is_new
-               -- A chunk of the same document with the same text and settings is left as it is.
-               AND (c.document_id IS DISTINCT FROM $3 OR c.content_hash <> u.hash OR c.chunk_total <> $6
+              -- Chunks an older document held were moved to this one (chunk_moves.rs).
+              FROM u WHERE c.document_id = $3 AND c.id = u.id AND NOT u.is_new
+               -- A chunk with the same text and settings is left as it is.
+               AND (c.content_hash <> u.hash OR c.chunk_total <> $6
                     OR c.chunk_strategy <> u.strat OR c.tags IS DISTINCT FROM $15)
-         ), emb AS (
-            -- A chunk that moved to the new version's document takes its rows with it (the
-            -- distribution key, docs/scale-out.md).
-            UPDATE kerai.embeddings e SET document_id = $3
-              FROM u WHERE e.chunk_id = u.id AND NOT u.is_new AND e.document_id IS DISTINCT FROM $3
-         ), ent AS (
-            UPDATE kerai.entities e SET document_id = $3
-              FROM u WHERE e.chunk_id = u.id AND NOT u.is_new AND e.document_id IS DISTINCT FROM $3
-         ), cla AS (
-            UPDATE kerai.claims x SET document_id = $3
-              FROM u WHERE x.chunk_id = u.id AND NOT u.is_new AND x.document_id IS DISTINCT FROM $3
          )
          ",
     insert_chunks!("FROM u WHERE u.is_new")

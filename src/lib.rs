@@ -9,6 +9,7 @@ use pgrx::prelude::*;
 
 mod answer;
 mod chat;
+mod chunk_moves;
 mod chunks;
 mod citations;
 mod convert;

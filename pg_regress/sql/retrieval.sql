@@ -215,6 +215,16 @@ SELECT f[1] > f[2] AS listed_lexeme_more_frequent, f[2] > 0 AS unlisted_lexeme_r
 SELECT count(*) AS lexemes, count(df) AS with_df,
        max(idf) FILTER (WHERE lexeme = 'absentword') > max(idf) FILTER (WHERE lexeme = 'lab') AS rare_weighs_more
   FROM kerai._fts_terms('lab absentword');
+-- On one server kerai.refresh_search_statistics runs ANALYZE; merged statistics (what it
+-- writes on a distributed database) take the place of ANALYZE's when there are some: 100 rows,
+-- "lab" in half of them, any other word in 1 %.
+SELECT kerai.refresh_search_statistics(true);
+INSERT INTO kerai.search_statistics (row_count, lexemes, frequencies, unlisted, shards)
+VALUES (100, '{lab,open}', '{0.5,0.2}', 0.01, 4);
+SELECT lexeme, round(df) AS df, round(idf::numeric, 4) AS idf FROM kerai._fts_terms('lab absentword') ORDER BY lexeme;
+SELECT count(*) AS statistics_rows FROM kerai.search_statistics;
+SELECT kerai.refresh_search_statistics() ->> 'distributed' AS distributed;
+SELECT count(*) AS statistics_rows_after FROM kerai.search_statistics;
 -- When the rarest word alone matches more than search_fts_budget chunks, a candidate must
 -- hold it and one of the next rarest (a hyphenated word's parts do not count); when too few
 -- chunks hold two, those holding the rarest are ranked.

@@ -6,9 +6,11 @@
 //! its own fixture sites on 127.0.0.1 with [`Site`].
 
 pub mod catalogue;
+pub mod citus;
 pub mod cluster;
 pub mod db;
 pub mod openai;
+pub mod roles;
 pub mod run;
 pub use run::bin;
 pub mod scholarly;
