@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # `make bench`: the speed figures, each against a baseline measured in the same run.
-#   KERAI_BENCH_ONLY="core peers graph markdown crawl search" picks sections;
+#   KERAI_BENCH_ONLY="core peers graph markdown crawl search citus" picks sections;
 #   KERAI_BENCH_SCALE=0.1 shrinks the generated corpora (for a quick look).
 set -uo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$KERAI_ROOT"
 
-only="${KERAI_BENCH_ONLY:-core peers graph markdown crawl search}"
+only="${KERAI_BENCH_ONLY:-core peers graph markdown crawl search citus}"
 scale="${KERAI_BENCH_SCALE:-1}"
 port="${KERAI_BENCH_PGPORT:-28817}"
 wants() { [[ " $only " == *" $1 "* ]]; }
@@ -24,7 +24,7 @@ if wants peers; then
   scripts/bench/peers.sh 2>&1 | sed 's/^/    /'
 fi
 
-if wants graph || wants markdown || wants crawl || wants search; then
+if wants graph || wants markdown || wants crawl || wants search || wants citus; then
   say "── release build of the extension, bench cluster on port ${port}"
   KERAI_RELEASE=1 scripts/install.sh >/dev/null || die "install failed; see .kerai/install.log"
   scripts/cluster.sh fresh bench "$port" kerai_bench >/dev/null
@@ -85,5 +85,21 @@ if wants search && [ -f scripts/bench/search.sh ]; then
   scripts/bench/search.sh "$port" "$scale"
 fi
 scripts/cluster.sh stop bench >/dev/null 2>&1 || true
+
+if wants citus; then
+  pages=$(n 1000); documents=$(n 2000)
+  say "── one node against a Citus cluster (a coordinator, two workers; same machine, same run): crawl of a ${pages}-page site, ${documents} documents for hybrid search"
+  if why=$(scripts/citus.sh available); then
+    cport=$((port + 100))
+    scripts/citus.sh fresh "$cport" >/dev/null || die "starting the Citus cluster failed"
+    cargo build -q --release -p kerai-fetch -p kerai-e2e --bin kerai --bin citus_bench
+    mkdir -p "${KERAI_STATE}/bench"
+    KERAI_TEST_DATABASE_URL="postgresql://postgres@127.0.0.1:${cport}/postgres" KERAI_BIN="${KERAI_ROOT}/target/release/kerai" \
+      target/release/citus_bench "$pages" "$documents" "${KERAI_STATE}/bench/citus.json" | sed 's/^/    /'
+    scripts/citus.sh stop >/dev/null 2>&1 || true
+  else
+    say "   skipped: ${why}"
+  fi
+fi
 mkdir -p "${KERAI_STATE}/bench"
 python3 scripts/bench/report.py "${KERAI_STATE}/bench" | sed 's/^/    /'

@@ -40,6 +40,9 @@ impl DistributedDb {
                 .unwrap();
             workers.push(format!("postgresql://postgres@127.0.0.1:{p}/postgres"));
             on(*p, &db.name).batch_execute(extensions).unwrap();
+            // The CLI's login role on every node: made before Citus knew this database (by a
+            // database without Citus), it would be on the coordinator alone.
+            crate::db::cli_role(&mut on(*p, "postgres"));
         }
         let mut c = db.client();
         c.batch_execute(extensions).unwrap();

@@ -5,6 +5,7 @@
 //! Each test makes its own database with [`TestDb::new`] and drops it at the end, and serves
 //! its own fixture sites on 127.0.0.1 with [`Site`].
 
+pub mod bench_site;
 pub mod catalogue;
 pub mod citus;
 pub mod cluster;
