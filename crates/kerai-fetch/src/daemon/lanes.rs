@@ -3,7 +3,7 @@
 
 use super::Shared;
 use crate::args::DaemonArgs;
-use crate::db::listen::{connect_retrying, is_connection_error, Listening};
+use crate::db::listen::{connect_retrying, connection_lost, is_connection_error, Listening};
 use crate::db::{self, availability};
 use crate::exit::Failure;
 use crate::holder::{Holder, Liveness};
@@ -109,7 +109,7 @@ pub async fn site(shared: Arc<Shared>) {
                 if paused(&shared, "site", &msg).await {
                     continue;
                 }
-                if !(c.client.is_closed() || is_connection_error(&msg)) {
+                if !connection_lost(&c.client, &msg).await {
                     shared.failed("site", &msg);
                     shared.pause(shared.poll).await;
                 }
@@ -278,11 +278,11 @@ pub async fn resolve(shared: Arc<Shared>, agent: String, rate: Duration) {
             }
             // A worker out of reach first: its message names a connection too.
             Err(e) if !c.client.is_closed() && paused(&shared, "resolve", &e).await => continue,
-            Err(e) if c.client.is_closed() || is_connection_error(&e) => {
-                conn = None;
-                continue;
-            }
             Err(e) => {
+                if connection_lost(&c.client, &e).await {
+                    conn = None;
+                    continue;
+                }
                 shared.failed("resolve", &format!("crawl cycle failed: {e}"));
                 if shared.once {
                     break;
@@ -303,7 +303,7 @@ pub async fn resolve(shared: Arc<Shared>, agent: String, rate: Duration) {
                             if !c.client.is_closed() && paused(&shared, "resolve", &e).await {
                                 break;
                             }
-                            if c.client.is_closed() || is_connection_error(&e) {
+                            if connection_lost(&c.client, &e).await {
                                 conn = None;
                                 break;
                             }
@@ -362,11 +362,13 @@ pub async fn embed(shared: Arc<Shared>) {
             }
             Ok(_) => {}
             Err(e) if !c.is_closed() && paused(&shared, "embed", &e).await => continue,
-            Err(e) if c.is_closed() || is_connection_error(&e) => {
-                client = None;
-                continue;
+            Err(e) => {
+                if connection_lost(c, &e).await {
+                    client = None;
+                    continue;
+                }
+                shared.failed("embed", &e);
             }
-            Err(e) => shared.failed("embed", &e),
         }
         if matches!(db::embed::llm_claims_on(c).await, Ok(true)) {
             match llm_claims(c, CLAIMS_PER_ROUND).await {

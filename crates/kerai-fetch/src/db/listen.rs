@@ -92,6 +92,15 @@ pub async fn connect_retrying(
     }
 }
 
+/// The connection `client` ran a statement on is gone: the client says so, or the error names
+/// a connection and the server no longer answers on it. An error that names a connection while
+/// the session is fine (Citus's about its own connections to the workers, a function's message)
+/// is a failure of that statement, not a reason to reconnect and try it again.
+pub async fn connection_lost(client: &Client, message: &str) -> bool {
+    client.is_closed()
+        || (is_connection_error(message) && client.simple_query("SELECT 1").await.is_err())
+}
+
 /// The error says the connection failed or was lost (as opposed to a refusal by the database).
 pub fn is_connection_error(e: &str) -> bool {
     let e = e.to_ascii_lowercase();
