@@ -25,8 +25,11 @@ if wants peers; then
 fi
 
 if wants graph || wants markdown || wants crawl || wants search || wants citus; then
-  say "── release build of the extension, bench cluster on port ${port}"
+  say "── release build of the extension"
   KERAI_RELEASE=1 scripts/install.sh >/dev/null || die "install failed; see .kerai/install.log"
+fi
+if wants graph || wants markdown || wants crawl || wants search; then
+  say "── bench cluster on port ${port}"
   scripts/cluster.sh fresh bench "$port" kerai_bench >/dev/null
   # shared_buffers a quarter of the memory (256 MB to 8 GB), as one sizes a database server:
   # the million-chunk search reads 7 GB of chunks, vectors and indexes.

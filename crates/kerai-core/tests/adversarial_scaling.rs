@@ -1,6 +1,7 @@
 //! Near-linear time and bounded memory on adversarial shapes, for every text path a SQL
 //! function or the fetcher feeds untrusted input: markdown parsing, HTML extraction, chunking,
-//! the sentence splitter, the citation detector and the bibliography parser.
+//! the sentence splitter, the citation detector, the bibliography parser, and the entities and
+//! claims found in each chunk.
 //!
 //! Each path runs on a shape of size n and of size 8n. The test fails when the thread's CPU
 //! time grows more than 12× (linear is 8×; quadratic would be 64×), or when the memory held at
@@ -131,6 +132,13 @@ fn paths() -> Vec<(&'static str, Path)> {
                 for entry in kerai_core::references::split_bibliography(s) {
                     kerai_core::references::parse_reference(&entry);
                 }
+            }),
+        ),
+        (
+            "facts",
+            Box::new(|s: &str| {
+                kerai_core::facts::entities(s);
+                kerai_core::facts::claims_from_text(s);
             }),
         ),
     ]

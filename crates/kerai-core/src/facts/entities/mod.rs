@@ -13,6 +13,7 @@ mod names;
 mod patterns;
 
 use serde::Serialize;
+use std::collections::BTreeMap;
 use std::ops::Range;
 
 /// What an entity is.
@@ -99,17 +100,22 @@ pub(in crate::facts) fn spans(text: &str) -> Vec<(Range<usize>, EntityKind, f32)
             .then((b.end - b.start).cmp(&(a.end - a.start)))
             .then(a.start.cmp(&b.start))
     });
-    let mut kept: Vec<Candidate> = Vec::new();
+    // The kept spans by start: they never overlap, so a candidate overlaps one only if the
+    // last kept span starting before its end reaches past its start (a lookup, not a scan).
+    let mut kept: BTreeMap<usize, Candidate> = BTreeMap::new();
     for c in cands {
         if c.start >= c.end {
             continue;
         }
-        if kept.iter().all(|k| c.end <= k.start || c.start >= k.end) {
-            kept.push(c);
+        let overlaps = kept
+            .range(..c.end)
+            .next_back()
+            .is_some_and(|(_, k)| k.end > c.start);
+        if !overlaps {
+            kept.insert(c.start, c);
         }
     }
-    kept.sort_by_key(|c| c.start);
-    kept.into_iter()
+    kept.into_values()
         .map(|c| (c.start..c.end, c.kind, c.confidence))
         .collect()
 }
