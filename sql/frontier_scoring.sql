@@ -89,6 +89,7 @@ LANGUAGE plpgsql AS $$
 #variable_conflict use_variable
 DECLARE
     d record;
+    dirty uuid[];
 BEGIN
     SELECT n.content, n.metadata INTO d FROM kerai.nodes n
      WHERE n.document_id = doc AND n.id = doc AND n.kind = 'document';
@@ -101,14 +102,17 @@ BEGIN
     -- References by these authors are no longer novel: rescore them. Nor are references on
     -- this document's topic. Found first, then marked by key: Citus takes no stable function of
     -- a column (the similarity operator %) in an UPDATE.
-    UPDATE kerai.reference_state rs SET score_dirty = true
-     WHERE rs.node_id = ANY (ARRAY(
-               SELECT x.node_id FROM kerai.reference_state x
-                WHERE NOT x.score_dirty
-                  AND (x.first_author IN (SELECT kerai._document_authors(d.metadata))
-                       OR (d.content IS NOT NULL AND length(d.content) >= 12
-                           AND x.title_norm % kerai.normalize_title(d.content)))))
-       AND NOT rs.score_dirty;
+    -- Most documents make none less novel: then nothing is written (on a distributed database
+    -- an UPDATE with no key to route by is a statement on every shard).
+    dirty := ARRAY(SELECT x.node_id FROM kerai.reference_state x
+                    WHERE NOT x.score_dirty
+                      AND (x.first_author IN (SELECT kerai._document_authors(d.metadata))
+                           OR (d.content IS NOT NULL AND length(d.content) >= 12
+                               AND x.title_norm % kerai.normalize_title(d.content))));
+    IF cardinality(dirty) > 0 THEN
+        UPDATE kerai.reference_state rs SET score_dirty = true
+         WHERE rs.node_id = ANY (dirty) AND NOT rs.score_dirty;
+    END IF;
 END
 $$;
 

@@ -375,11 +375,26 @@ $$;
 
 -- The target of a job: the key its rows are kept by (docs/scale-out.md), so that the job's
 -- queries, row locks included, go to one shard on a distributed database. NULL for an unknown
--- job.
+-- job. A job's target never changes, so the last one found is kept for the session and only
+-- checked again by its key: a crawl asks on every batch, and on a distributed database a
+-- lookup by the job alone reads every shard of the jobs, one by the target a single shard.
 CREATE FUNCTION kerai._job_target(job uuid) RETURNS uuid
 LANGUAGE plpgsql STABLE AS $$
+DECLARE
+    seen text := current_setting('kerai.job_target', true);
+    t uuid;
 BEGIN
-    RETURN (SELECT s.target_id FROM kerai.scrape_jobs s WHERE s.id = job);
+    IF seen IS NOT NULL AND split_part(seen, ' ', 1) = job::text THEN
+        t := split_part(seen, ' ', 2)::uuid;
+        IF EXISTS (SELECT 1 FROM kerai.scrape_jobs s WHERE s.target_id = t AND s.id = job) THEN
+            RETURN t;
+        END IF;
+    END IF;
+    t := (SELECT s.target_id FROM kerai.scrape_jobs s WHERE s.id = job);
+    IF t IS NOT NULL THEN
+        PERFORM set_config('kerai.job_target', job::text || ' ' || t::text, false);
+    END IF;
+    RETURN t;
 END
 $$;
 

@@ -131,7 +131,8 @@ struct Provenance {
 #[pg_extern]
 pub(crate) fn chunk_document(doc: pgrx::Uuid, options: default!(JsonB, "'{}'")) -> JsonB {
     let Some((meta, title)) = plans::rows(
-        "SELECT metadata, content FROM kerai.nodes WHERE id = $1 AND kind = 'document'",
+        // A document node is its own document (the distribution column: one shard).
+        "SELECT metadata, content FROM kerai.nodes WHERE document_id = $1 AND id = $1 AND kind = 'document'",
         &[doc.into()],
         |rows| {
             let mut out = None;
@@ -531,19 +532,24 @@ fn version_and_target(
     version: Option<String>,
     target: Option<String>,
 ) -> (Option<pgrx::Uuid>, Option<pgrx::Uuid>) {
-    plans::rows(
-        "SELECT (SELECT v.id FROM kerai.page_versions v WHERE v.id = ($1)::uuid),
-                (SELECT t.id FROM kerai.targets t WHERE t.name = $2)",
-        &[version.into(), target.into()],
-        |rows| {
-            let mut out = (None, None);
-            for r in rows {
-                out = (r.get::<pgrx::Uuid>(1)?, r.get::<pgrx::Uuid>(2)?);
-            }
-            Ok(out)
-        },
-    )
-    .or_raise("reading the chunks' page version and target")
+    let target: Option<pgrx::Uuid> = match target {
+        Some(name) => plans::one(
+            "SELECT t.id FROM kerai.targets t WHERE t.name = $1",
+            &[name.as_str().into()],
+        )
+        .or_raise("reading the chunks' target"),
+        None => None,
+    };
+    // A version is kept by its target (one shard on a distributed database).
+    let version: Option<pgrx::Uuid> = match (target, version) {
+        (Some(t), Some(v)) => plans::one(
+            "SELECT v.id FROM kerai.page_versions v WHERE v.target_id = $1 AND v.id = ($2)::uuid",
+            &[t.into(), v.as_str().into()],
+        )
+        .or_raise("reading the chunks' page version"),
+        _ => None,
+    };
+    (version, target)
 }
 
 /// The chunk rows, one per element of the arrays bound as $1 and $16..$22.

@@ -71,8 +71,15 @@ pub(crate) fn parse_markdown(markdown: &str, metadata: default!(JsonB, "'{}'")) 
         .and_then(Value::as_str)
         .map(str::to_string)
         .or(summary.title);
+    // The document node is its own document: by the distribution column too, one shard on a
+    // distributed database (by id alone, a statement over every shard).
+    let title_sql = if at_0_3 {
+        "UPDATE kerai.nodes SET content = $2, metadata = $3 || metadata WHERE document_id = $1 AND id = $1"
+    } else {
+        "UPDATE kerai.nodes SET content = $2, metadata = $3 || metadata WHERE id = $1"
+    };
     Spi::run_with_args(
-        "UPDATE kerai.nodes SET content = $2, metadata = $3 || metadata WHERE id = $1",
+        title_sql,
         &[
             doc_id.into(),
             title.into(),

@@ -476,7 +476,8 @@ fn every_user_data_table_is_registered_for_dumps() {
             "daemons",
             "partition_references",
             "reference_moves",
-            "reference_states"
+            "reference_states",
+            "search_statistics"
         ],
         "tables a dump would leave out"
     );
