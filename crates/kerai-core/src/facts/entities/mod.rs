@@ -9,6 +9,7 @@
 //! University, Ltd, GmbH, Council, Lab, ...; "University of X"); places (a gazetteer of
 //! countries, regions and major cities; "based in X"); products (™/® marks, "X version 2.1").
 
+mod bounded;
 mod names;
 mod patterns;
 

@@ -1,11 +1,11 @@
 //! Entities that are names: people, organisations, places and products.
 
+use super::bounded::Bounded;
 use super::{Candidate, EntityKind};
 use crate::lexicon::{
     self, alternation, is_month_or_abbreviation, is_org_suffix, is_season, is_weekday,
     AMBIGUOUS_PLACES, FIRST_NAMES, ORG_HEADS, PLACES, STRONG_TITLES, TITLES,
 };
-use regex::Regex;
 use std::sync::LazyLock;
 
 /// A capitalised name word: "Okafor", "O'Neill", "Lindqvist-Berg".
@@ -101,18 +101,18 @@ const NOT_PLACES: &[&str] = &[
 ];
 
 struct NameRules {
-    titled: Regex,
-    first_last: Regex,
-    et_al: Regex,
-    apa: Regex,
-    cited: Regex,
-    org_suffix: Regex,
-    org_head: Regex,
-    place: Regex,
-    place_cue: Regex,
-    place_in: Regex,
-    product_mark: Regex,
-    product_version: Regex,
+    titled: Bounded,
+    first_last: Bounded,
+    et_al: Bounded,
+    apa: Bounded,
+    cited: Bounded,
+    org_suffix: Bounded,
+    org_head: Bounded,
+    place: Bounded,
+    place_cue: Bounded,
+    place_in: Bounded,
+    product_mark: Bounded,
+    product_version: Bounded,
 }
 
 static RULES: LazyLock<NameRules> = LazyLock::new(|| {
@@ -124,7 +124,7 @@ static RULES: LazyLock<NameRules> = LazyLock::new(|| {
     let person_tail = format!(
         r"(?:{SP}(?:\p{{Lu}}\.[ \t]*)+)?(?:{SP}{PARTICLE})*{SP}{NAME}(?:{SP}(?:{PARTICLE}{SP})*{NAME}){{0,2}}"
     );
-    let re = |p: &str| Regex::new(p).expect("name pattern compiles");
+    let re = |p: &str| Bounded::new(p);
     NameRules {
         titled: re(&format!(
             r"\b{titles}\.?(?:{SP}(?:\p{{Lu}}\.[ \t]*)+)?(?:{SP}{PARTICLE})*{SP}{NAME}(?:{SP}(?:\p{{Lu}}\.{SP})?(?:{PARTICLE}{SP})*{NAME}){{0,2}}"
@@ -138,7 +138,7 @@ static RULES: LazyLock<NameRules> = LazyLock::new(|| {
         )),
         cited: re(&format!(r"\b{NAME}{SP}\((?:1[5-9]|20)\d\d[a-e]?\)")),
         org_suffix: re(&format!(
-            r"\b(?:{CAPWORD}{SP}){{1,5}}(?:&{SP})?{suffixes}\b(?:{SP}(?:of|for){SP}(?:the{SP})?{CAPWORD}(?:{SP}(?:and{SP}|&{SP}|of{SP}|for{SP})?{CAPWORD}){{0,4}})?|\b{CAPWORD}(?:{SP}{CAPWORD}){{0,3}},?{SP}(?:Inc|Ltd|LLC|GmbH|AG|plc|Corp|S\.A|N\.V|B\.V)\b\.?"
+            r"\b(?:(?:{CAPWORD}{SP}){{1,5}}(?:&{SP})?{suffixes}\b(?:{SP}(?:of|for){SP}(?:the{SP})?{CAPWORD}(?:{SP}(?:and{SP}|&{SP}|of{SP}|for{SP})?{CAPWORD}){{0,4}})?|{CAPWORD}(?:{SP}{CAPWORD}){{0,3}},?{SP}(?:Inc|Ltd|LLC|GmbH|AG|plc|Corp|S\.A|N\.V|B\.V)\b\.?)"
         )),
         org_head: re(&format!(
             r"\b(?:The{SP})?{heads}{SP}(?:of|for){SP}(?:the{SP})?{CAPWORD}(?:{SP}(?:and{SP}|&{SP}|of{SP}|for{SP})?{CAPWORD}){{0,4}}"
