@@ -194,9 +194,15 @@ impl<'a> Segmenter<'a> {
 
     /// Segments the subtree of `root` (normally the document).
     pub fn run(&mut self, root: NodeId) {
+        // A document without a `<body>` element (bare text) has the document itself as root.
+        let main = self.is_root[root as usize];
         let ctx = Ctx {
-            main: false,
-            section: SectionType::Other,
+            main,
+            section: if main {
+                SectionType::Content
+            } else {
+                SectionType::Other
+            },
             quote: false,
             pre: false,
             list_depth: 0,

@@ -96,6 +96,16 @@ fn is_disclosure_panel(doc: &Document, id: NodeId) -> bool {
     .any(|w| class.contains(w))
 }
 
+/// Whether a heading element lies inside `id`.
+fn holds_heading(doc: &Document, id: NodeId) -> bool {
+    (id + 1..doc.subtree_end(id)).any(|i| {
+        matches!(
+            doc.tag(i),
+            Some(Tag::H1 | Tag::H2 | Tag::H3 | Tag::H4 | Tag::H5 | Tag::H6)
+        )
+    })
+}
+
 fn own_region(doc: &Document, id: NodeId, quoting: bool) -> Region {
     let Some(el) = doc.element(id) else {
         return Region::None;
@@ -120,7 +130,6 @@ fn own_region(doc: &Document, id: NodeId, quoting: bool) -> Region {
         | Tag::Option
         | Tag::Textarea
         | Tag::Input
-        | Tag::Button
         | Tag::Figcaption
         | Tag::Picture
         | Tag::Dialog
@@ -128,6 +137,8 @@ fn own_region(doc: &Document, id: NodeId, quoting: bool) -> Region {
         | Tag::Noframes
         | Tag::Frameset => return Region::NonText,
         Tag::Figure if !quoting => return Region::NonText,
+        // The toggle of an accordion that holds a heading (an FAQ's question) is text.
+        Tag::Button if !holds_heading(doc, id) => return Region::NonText,
         Tag::Nav => return Region::Navigation,
         Tag::Footer => return Region::Footer,
         Tag::Aside => return Region::Sidebar,

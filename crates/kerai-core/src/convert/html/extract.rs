@@ -69,22 +69,46 @@ fn title_of(doc: &Document, an: &Analysis) -> Option<String> {
         .filter(|t| !t.is_empty())
 }
 
-/// Blocks of the page with the main ones marked.
+/// Blocks of the page with the main ones marked. With `main_only`, blocks outside the main
+/// content may be left out (and block markdown lacks link URLs).
 pub(crate) fn segment(
     doc: &Document,
     url: &str,
     main_only: bool,
 ) -> (Vec<Block>, Option<String>, Resolver) {
     let an = Analysis::new(doc);
+    let (mut blocks, title, resolver, mut used, list_page) =
+        segment_by_rules(doc, &an, url, main_only);
+    let page = page_facts(doc, &an, &blocks, list_page);
+    if page.open() {
+        if main_only {
+            // The block model weighs the blocks outside the rules' choice too.
+            (blocks, _, _, used, _) = segment_by_rules(doc, &an, url, false);
+        }
+        crate::interrupt::check();
+        let features = super::block_model::features(doc, &an, &used, &blocks, &page);
+        super::block_model::add_blocks(&mut blocks, &features, &page, title.as_deref());
+    }
+    (blocks, title, resolver)
+}
+
+/// The rules' blocks, title, link resolver, the roots they took and whether the page is a
+/// list page.
+fn segment_by_rules(
+    doc: &Document,
+    an: &Analysis,
+    url: &str,
+    main_only: bool,
+) -> (Vec<Block>, Option<String>, Resolver, Vec<u32>, bool) {
     crate::interrupt::check();
-    let roots = main_roots(doc, &an);
+    let roots = main_roots(doc, an);
     crate::interrupt::check();
     let resolver = Resolver::new(doc, url);
-    let title = title_of(doc, &an);
+    let title = title_of(doc, an);
     // `list`: whether the page is a list page, or None to judge it from these roots.
     let run = |roots: &[u32], list: Option<bool>| {
         crate::interrupt::check();
-        let mut seg = Segmenter::new(doc, &an, roots, &resolver);
+        let mut seg = Segmenter::new(doc, an, roots, &resolver);
         seg.main_only = main_only;
         if let Some(t) = &title {
             seg.seed_title(t);
@@ -111,7 +135,8 @@ pub(crate) fn segment(
         super::filter::filter_main(&mut blocks, title.as_deref(), list_page);
         (blocks, list_page)
     };
-    let (mut blocks, list_page) = run(&roots, None);
+    let (mut blocks, mut list_page) = run(&roots, None);
+    let mut used = roots.clone();
     // Fallback: the chosen container kept almost nothing of a page that has text, or a small
     // part of it (a page of several sibling blocks, as service and product pages are, rather
     // than one article); take the whole body (boilerplate regions and block filters still
@@ -127,9 +152,53 @@ pub(crate) fn segment(
         let wide_kept: u32 = wide.iter().filter(|b| b.main).map(|b| b.chars).sum();
         if wide_kept > kept * 2 {
             blocks = wide;
+            used = vec![an.body];
+            list_page = list.unwrap_or(list_page);
         }
     }
-    (blocks, title, resolver)
+    (blocks, title, resolver, used, list_page)
+}
+
+/// What the block model needs to know of the page after the rules ran.
+fn page_facts(
+    doc: &Document,
+    an: &Analysis,
+    blocks: &[Block],
+    list_page: bool,
+) -> super::block_model::PageFacts {
+    let kept: u32 = blocks.iter().filter(|b| b.main).map(|b| b.chars).sum();
+    let body = an.text[an.body as usize].max(1);
+    super::block_model::PageFacts {
+        kept_share: (kept as f32 / body as f32).min(1.0),
+        link_density: an.link[an.body as usize] as f32 / body as f32,
+        article: super::structured::structured_of(doc, None).declares_article(),
+        discussion: an.discussion,
+        list_page,
+        long_paragraphs: super::block_model::long_paragraphs(blocks),
+    }
+}
+
+/// Every block of a page with its features, its text and the rules' decision, and whether the
+/// model may add blocks on the page (for training the block model).
+#[doc(hidden)]
+pub fn block_features(
+    html: &str,
+    url: &str,
+) -> (
+    Vec<([f32; super::block_model::FEATURES], String, bool)>,
+    bool,
+) {
+    let doc = parse_page(html);
+    let an = Analysis::new(&doc);
+    let (blocks, _, _, used, list_page) = segment_by_rules(&doc, &an, url, false);
+    let page = page_facts(&doc, &an, &blocks, list_page);
+    let feats = super::block_model::features(&doc, &an, &used, &blocks, &page);
+    let rows = blocks
+        .into_iter()
+        .zip(feats)
+        .map(|(b, f)| (f, b.text, b.main))
+        .collect();
+    (rows, page.open())
 }
 
 /// Main content with at least this share of link text is a list page (cards pointing to its
@@ -214,6 +283,44 @@ pub fn to_text(html: &str, url: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::to_text;
+
+    /// A response served as HTML that is bare text, without a single tag: the text is the
+    /// content.
+    #[test]
+    fn bare_text_is_its_own_content() {
+        let text = to_text(
+            "Opening hours change on 1 May.",
+            "https://example.org/notice",
+        );
+        assert_eq!(text, "Opening hours change on 1 May.");
+    }
+
+    /// An FAQ built as an accordion: each question a heading inside the button that opens its
+    /// answer. The questions are text; other buttons are not.
+    #[test]
+    fn the_questions_of_an_accordion_are_text() {
+        let qa = |q: &str, a: &str| {
+            format!(
+                "<div class='faq-item'><button type='button'><h3>{q}</h3></button>\
+                 <div class='faq-answer'><p>{a}</p></div></div>"
+            )
+        };
+        let page = format!(
+            "<html><body><main><h1>Questions</h1>{}{}{}<button>Load more</button></main></body></html>",
+            qa("Who can join the scheme?", "Anyone who has lived in the district for a year can join, whatever their age or work, by filling in the form at the library."),
+            qa("What does it cost?", "Membership is free for the first year and then costs twelve pounds a year, which pays for the insurance of the tools we lend."),
+            qa("How long can I keep a tool?", "Most tools go out for a week at a time, and you can renew a loan twice online if nobody else has asked for the same tool."),
+        );
+        let text = to_text(&page, "https://tools.example/faq");
+        for q in [
+            "Who can join the scheme?",
+            "What does it cost?",
+            "How long can I keep a tool?",
+        ] {
+            assert!(text.contains(q), "{q} missing: {text}");
+        }
+        assert!(!text.contains("Load more"), "{text}");
+    }
 
     /// A service page: a short block of comma-dense teasers scores best, but most of the text
     /// is in sibling sections, one paragraph each.

@@ -215,6 +215,19 @@ fn is_byline(text: &str, norm: &str) -> bool {
     words <= 5 || has_year
 }
 
+/// Whether a block's text is page furniture by its words alone: empty, a gallery counter, a
+/// byline, a dateline, one of [`FURNITURE`], or a heading that repeats the page's title.
+pub(crate) fn is_furniture_text(b: &Block, title: Option<&str>) -> bool {
+    let norm = normalized(&b.text);
+    norm.is_empty()
+        || (b.kind == BlockKind::Heading && title.is_some_and(|t| normalized(t) == norm))
+        || is_gallery_counter(&norm)
+        || (b.kind != BlockKind::Heading && is_byline(&b.text, &norm))
+        || (norm.len() < 40 && FURNITURE.contains(&norm.as_str()))
+        || is_dateline(&b.text)
+        || (b.text.starts_with('[') && b.text.contains("[/"))
+}
+
 /// Words a link block needs to be a card of a list page (a headline, a teaser) rather than
 /// a menu item.
 pub(crate) const CARD_WORDS: usize = 4;

@@ -3,6 +3,8 @@
 //! source records.
 
 pub mod analysis;
+pub mod block_model;
+mod block_weights;
 pub mod blocks;
 pub mod classify;
 pub mod content;
