@@ -184,8 +184,9 @@ fn main() {
     let text = format!(
         "//! Weights of the block model (see `block_model.rs`), written by\n\
          //! `cargo run --release -p kerai-core --example train_block_model -- --out {OUT}`.\n\n\
-         /// One weight per feature of `block_model::features`, the first the bias.\n\
-         pub(crate) const WEIGHTS: [f32; super::block_model::FEATURES] = [\n{list}];\n"
+         /// One weight per feature of `block_model::features`, the first the bias (`block_model`\n\
+         /// checks the length against its `FEATURES`).\n\
+         pub(crate) const WEIGHTS: [f32; {FEATURES}] = [\n{list}];\n"
     );
     match out {
         Some(path) => std::fs::write(path, text).expect("write the weights"),
