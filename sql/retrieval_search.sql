@@ -344,11 +344,11 @@ BEGIN
           FROM kerai._fts_terms(query) t;
         -- The full-text half's candidates, best first.
         fts_sql := format($q$
-            SELECT array_agg(x.id ORDER BY x.r DESC, x.id) FROM (
-                SELECT c.id, kerai._fts_score(c.fts, $2, $3) AS r
+            SELECT array_agg(x.id ORDER BY x.r DESC, x.h, x.id) FROM (
+                SELECT c.id, kerai._fts_score(c.fts, $2, $3) AS r, c.content_hash AS h
                   FROM kerai.chunks c
                  WHERE c.fts @@ $1 AND %s
-                 ORDER BY 2 DESC, c.id
+                 ORDER BY 2 DESC, c.content_hash, c.id
                  LIMIT $4) x $q$, where_sql);
         IF tsq IS NOT NULL THEN
             EXECUTE fts_sql INTO fts_ids USING tsq, term_lexemes, term_idfs, n;
@@ -365,8 +365,8 @@ BEGIN
         WITH fts AS (
             SELECT u.id, u.r FROM unnest($1::uuid[]) WITH ORDINALITY AS u(id, r)
         ), vec AS (
-            SELECT x.id, row_number() OVER (ORDER BY x.d, x.id) AS r FROM (
-                SELECT e.chunk_id AS id, (e.embedding::vector(%2$s)) <=> $2 AS d
+            SELECT x.id, row_number() OVER (ORDER BY x.d, x.h, x.id) AS r FROM (
+                SELECT e.chunk_id AS id, (e.embedding::vector(%2$s)) <=> $2 AS d, c.content_hash AS h
                   FROM kerai.embeddings e JOIN kerai.chunks c ON c.document_id = e.document_id AND c.id = e.chunk_id
                  WHERE $2 IS NOT NULL AND e.model_name = %3$L AND %1$s
                  ORDER BY (e.embedding::vector(%2$s)) <=> $2
@@ -387,16 +387,17 @@ BEGIN
         )
         -- The same text (the same chunk hash, as on two URLs of one page or in two copies of
         -- a work) is returned once, at its best place. Equal scores (full-text rank 2 and vector rank 3
-        -- against the reverse) go to the better full-text rank, so the order does not
-        -- depend on random ids.
+        -- against the reverse) go to the better full-text rank, and equal full-text scores or
+        -- distances to the text's hash, so the order does not depend on random ids or on the
+        -- order in which a crawl stored the pages.
         SELECT d.id, d.content, d.s, d.fr, d.vr, d.source_url, d.title, d.heading_path, d.version_date, d.document_id
           FROM (SELECT DISTINCT ON (c.content_hash)
-                       c.id, c.content, fu.s::float8 AS s, fu.fr, fu.vr, c.source_url, c.title, c.heading_path,
+                       c.id, c.content_hash, c.content, fu.s::float8 AS s, fu.fr, fu.vr, c.source_url, c.title, c.heading_path,
                        coalesce(pv.scraped_at, c.crawl_timestamp, c.created_at) AS version_date, c.document_id
                   FROM fused fu JOIN hit c ON c.id = fu.id
                   LEFT JOIN version pv ON pv.id = c.page_version_id
                  ORDER BY c.content_hash, fu.s DESC, c.id) d
-         ORDER BY d.s DESC, d.fr NULLS LAST, d.vr NULLS LAST, d.id
+         ORDER BY d.s DESC, d.fr NULLS LAST, d.vr NULLS LAST, d.content_hash, d.id
          LIMIT $5 $q$, where_sql, dims, model)
     USING fts_ids, qv, n, rrf_k, k;
 END
