@@ -1,7 +1,7 @@
 //! Per-node facts computed once per page: the boilerplate region each node lies in, and
 //! text, link-text and comma counts of every subtree with boilerplate left out.
 
-use super::classify::{is_content_marker, region_of, Region};
+use super::classify::{is_content_marker, is_overlay, region_of, Region};
 use super::dom::{Document, NodeData, NodeId, Tag, NONE};
 
 /// Facts about every node of a [`Document`], indexed by node id.
@@ -439,7 +439,9 @@ impl Analysis {
                     region[parent as usize]
                 };
                 let mut r = own[i];
-                let hard = matches!(r, Region::NonText);
+                // A consent banner or a modal dialog is never guarded as the page's article.
+                let hard = matches!(r, Region::NonText)
+                    || (r == Region::Furniture && is_overlay(doc, i as NodeId));
                 // Shares of the page are of the text a reader sees; a hidden element's, of all.
                 let share = if r == Region::Hidden {
                     raw[i] as f64 / total

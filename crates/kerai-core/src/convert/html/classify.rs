@@ -96,6 +96,45 @@ fn is_disclosure_panel(doc: &Document, id: NodeId) -> bool {
     .any(|w| class.contains(w))
 }
 
+/// Whether `id` is a consent or cookie banner, or a modal dialog, by its ARIA role
+/// (`dialog`, `alertdialog`) or its class/id words (`consent`, `gdpr`, `cookie` with `banner`,
+/// `notice`, `bar`, `policy`, `settings`, ...), and holds no `<h1>`, `<main>` or `<article>`.
+/// Such an overlay is furniture however much of the page's text it holds: a consent manager's
+/// purposes can outweigh a short forum thread.
+pub fn is_overlay(doc: &Document, id: NodeId) -> bool {
+    let role = doc
+        .attr(id, "role")
+        .is_some_and(|r| r.eq_ignore_ascii_case("dialog") || r.eq_ignore_ascii_case("alertdialog"));
+    let said = role
+        || ["class", "id"].iter().any(|a| {
+            let v = doc.attr(id, a).unwrap_or("").to_ascii_lowercase();
+            v.contains("consent")
+                || v.contains("gdpr")
+                || (v.contains("cookie")
+                    && [
+                        "banner",
+                        "notice",
+                        "bar",
+                        "law",
+                        "policy",
+                        "settings",
+                        "preferences",
+                        "popup",
+                        "modal",
+                        "dialog",
+                        "wall",
+                        "message",
+                        "alert",
+                        "notification",
+                        "overlay",
+                    ]
+                    .iter()
+                    .any(|w| v.contains(w)))
+        });
+    said && !(id + 1..doc.subtree_end(id))
+        .any(|i| matches!(doc.tag(i), Some(Tag::H1 | Tag::Main | Tag::Article)))
+}
+
 /// Whether a heading element lies inside `id`.
 fn holds_heading(doc: &Document, id: NodeId) -> bool {
     (id + 1..doc.subtree_end(id)).any(|i| {

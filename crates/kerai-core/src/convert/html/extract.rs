@@ -295,6 +295,47 @@ mod tests {
         assert_eq!(text, "Opening hours change on 1 May.");
     }
 
+    /// A short thread under a consent manager whose purposes hold most of the page's text: the
+    /// banner stays out, as a modal dialog does; a wrapper whose class names a cookie banner
+    /// but that holds the page's `<h1>` keeps its text.
+    #[test]
+    fn a_consent_banner_stays_out_however_long() {
+        let purpose = |name: &str| {
+            format!(
+                "<div class='purpose'><h4>{name} cookies</h4><p>These cookies are set by \
+                 partners of the site to measure visits, remember choices, select advertising \
+                 and build profiles of your interests across other sites you visit.</p></div>"
+            )
+        };
+        let purposes: String = [
+            "Targeting",
+            "Functional",
+            "Performance",
+            "Social media",
+            "Analytics",
+        ]
+        .iter()
+        .map(|n| purpose(n))
+        .collect();
+        let thread = "<main><h1>Which tent for a week in Norway?</h1>\
+             <div class='post'><p>We are walking the coast in June and want one tent for two.</p></div>\
+             <div class='post'><p>Take a tunnel tent; the wind on the coast is strong.</p></div></main>";
+        let page = format!(
+            "<html><body>{thread}<div id='site-consent-sdk'><div role='region'>{purposes}</div></div>\
+             <div role='dialog' aria-modal='true'><p>{}</p></div></body></html>",
+            "Sign in to reply to this thread and follow it, and we will tell you of new posts by email every day. ".repeat(6)
+        );
+        let text = to_text(&page, "https://forum.example/t/tent");
+        assert!(text.contains("Take a tunnel tent"), "{text}");
+        assert!(!text.contains("These cookies"), "{text}");
+        assert!(!text.contains("Sign in to reply"), "{text}");
+
+        let wrapped =
+            format!("<html><body><div class='has-cookie-banner'>{thread}</div></body></html>");
+        let text = to_text(&wrapped, "https://forum.example/t/tent");
+        assert!(text.contains("Take a tunnel tent"), "{text}");
+    }
+
     /// An FAQ built as an accordion: each question a heading inside the button that opens its
     /// answer. The questions are text; other buttons are not.
     #[test]
