@@ -247,6 +247,11 @@ fn soft_region(doc: &Document, id: NodeId, r: Region) -> bool {
 const SHELL_TEXT: u32 = 200;
 /// ... reads its largest hidden element when that holds at least this much.
 const HIDDEN_TEXT: u32 = 500;
+/// A page that shows under `SHELL_RATIO_UNTIL` times [`SHELL_TEXT`] also reads its largest
+/// hidden element when that holds this many times what the page shows (a shell with a
+/// sentence or two of visible text).
+const SHELL_RATIO: u32 = 10;
+const SHELL_RATIO_UNTIL: u32 = 5;
 
 /// Text outside comments under this share of the comments' text makes a page a thread...
 const THREAD_SHARE: f64 = 0.25;
@@ -354,6 +359,8 @@ impl Analysis {
         let mut own_text = vec![(0u32, 0u32); n];
         // Whether the subtree holds a `<blockquote>`.
         let mut quoted = vec![false; n];
+        // Whether the subtree holds link text outside a `<figcaption>`.
+        let mut linked = vec![false; n];
         for i in (0..n).rev() {
             let node = &doc.nodes[i];
             match node.data {
@@ -365,9 +372,13 @@ impl Analysis {
                     seen[i] = c.0;
                 }
                 NodeData::Element(_) => {
-                    // A figure that holds a quotation (a testimonial, a pull quote) is text,
-                    // not an image: its attributes decide its region as for any element.
-                    own[i] = region_of(doc, i as NodeId, quoted[i]);
+                    if doc.tag(i as NodeId) == Some(Tag::A) && raw[i] > 0 {
+                        linked[i] = true;
+                    }
+                    // A figure that holds a quotation (a testimonial, a pull quote) or link
+                    // text outside its caption (a product card's name) is text, not an
+                    // image: its attributes decide its region as for any element.
+                    own[i] = region_of(doc, i as NodeId, quoted[i] || linked[i]);
                     if doc.tag(i as NodeId) == Some(Tag::Blockquote) {
                         quoted[i] = true;
                     }
@@ -391,6 +402,9 @@ impl Analysis {
                 }
                 if quoted[i] {
                     quoted[node.parent as usize] = true;
+                }
+                if linked[i] && doc.tag(i as NodeId) != Some(Tag::Figcaption) {
+                    linked[node.parent as usize] = true;
                 }
             }
         }
@@ -498,8 +512,11 @@ impl Analysis {
                     commas[p as usize] += commas[i];
                 }
             }
-            if !revealed && text[body as usize] < SHELL_TEXT {
-                if let Some(h) = largest_hidden(doc, &own, &region, &raw) {
+            let shown = text[body as usize];
+            if !revealed && shown < SHELL_TEXT * SHELL_RATIO_UNTIL {
+                if let Some(h) = largest_hidden(doc, &own, &region, &raw)
+                    .filter(|&h| shown < SHELL_TEXT || raw[h as usize] >= SHELL_RATIO * shown)
+                {
                     own[h as usize] = Region::None;
                     revealed = true;
                     continue;
@@ -809,5 +826,29 @@ mod list_tests {
         let text = to_text(&page, "https://shop.example/desk");
         assert!(text.contains("remembers four heights"), "{text}");
         assert!(!text.contains("Terms"), "{text}");
+    }
+
+    /// A shell that shows a few lines outside its frame (over 200 characters), keeps its
+    /// listing hidden for scripts and the data of its next pages in a `<template>`: the
+    /// listing, ten times what the page shows, is read.
+    #[test]
+    fn a_shell_with_a_few_lines_of_text_reads_its_hidden_listing() {
+        let items: String = (1..=60)
+            .map(|i| format!("<li><a href='/item/{i}'>Hand-painted enamel sign number {i}, 1950s</a> <span>£{i}5.00</span></li>"))
+            .collect();
+        let next = format!(
+            "<template><p>{}</p></template>",
+            "Next page item, price on request. ".repeat(100)
+        );
+        let page = format!(
+            "<html><body><header><a href='/'>Market</a> <a href='/sell'>Sell</a></header>\
+             <p>Skip to the main content of this page, or sign in to see your saved searches and watched items.</p>\
+             <p>Prices include tax, and shipping is shown at the checkout.</p>\
+             <p>Sellers ship from many countries; each listing says where an item is and how long it takes to arrive.</p>\
+             {next}<div style='display:none'><h1>Vintage signs</h1><ul>{items}</ul></div></body></html>"
+        );
+        let text = to_text(&page, "https://market.example/b/signs");
+        assert!(text.contains("enamel sign number 7"), "{text}");
+        assert!(!text.contains("Next page item"), "{text}");
     }
 }

@@ -65,9 +65,10 @@ pub fn class_weight(doc: &Document, id: NodeId) -> i32 {
 /// The region kind of element `id` from its own tag and attributes (not its ancestors').
 /// A collapsed panel of an accordion or of tabs is not hidden: a reader opens it with a
 /// click, and it holds the page's text (the answers of an FAQ, a service's details).
-/// `quoting`: whether the element holds a `<blockquote>` (a `<figure>` that does is text).
-pub fn region_of(doc: &Document, id: NodeId, quoting: bool) -> Region {
-    match own_region(doc, id, quoting) {
+/// `text_inside`: whether the element holds a `<blockquote>`, or link text outside a
+/// `<figcaption>` (a `<figure>` that does is text: a testimonial, a product card's name).
+pub fn region_of(doc: &Document, id: NodeId, text_inside: bool) -> Region {
+    match own_region(doc, id, text_inside) {
         Region::Hidden if is_disclosure_panel(doc, id) => Region::None,
         r => r,
     }
@@ -145,7 +146,7 @@ fn holds_heading(doc: &Document, id: NodeId) -> bool {
     })
 }
 
-fn own_region(doc: &Document, id: NodeId, quoting: bool) -> Region {
+fn own_region(doc: &Document, id: NodeId, text_inside: bool) -> Region {
     let Some(el) = doc.element(id) else {
         return Region::None;
     };
@@ -175,7 +176,7 @@ fn own_region(doc: &Document, id: NodeId, quoting: bool) -> Region {
         | Tag::Noembed
         | Tag::Noframes
         | Tag::Frameset => return Region::NonText,
-        Tag::Figure if !quoting => return Region::NonText,
+        Tag::Figure if !text_inside => return Region::NonText,
         // The toggle of an accordion that holds a heading (an FAQ's question) is text.
         Tag::Button if !holds_heading(doc, id) => return Region::NonText,
         Tag::Nav => return Region::Navigation,

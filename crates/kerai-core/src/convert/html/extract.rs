@@ -336,6 +336,46 @@ mod tests {
         assert!(text.contains("Take a tunnel tent"), "{text}");
     }
 
+    /// A shop grid whose cards put the product's name in a link inside the card's `<figure>`:
+    /// the names are content; an article's figure caption and credit stay out.
+    #[test]
+    fn the_name_in_a_cards_figure_is_content() {
+        let cards: String = [
+            "Trail runner GTX",
+            "Road racer 6",
+            "Fell shoe 2",
+            "Track spike 9",
+            "Cushioned trainer 41",
+        ]
+        .iter()
+        .enumerate()
+        .map(|(i, name)| {
+            format!(
+                "<div class='card'><figure><a class='overlay' href='/p/{i}'>{name}</a>\
+                     <a href='/p/{i}'><img src='/i/{i}.png' alt=''></a></figure>\
+                     <div class='info'><span class='price'>£{i}9.99</span></div></div>"
+            )
+        })
+        .collect();
+        let page = format!(
+            "<html><body><nav><a href='/'>Shop</a></nav><main><h1>Running shoes</h1>\
+             <div class='grid'>{cards}</div></main></body></html>"
+        );
+        let text = to_text(&page, "https://shoes.example/running");
+        for name in ["Trail runner GTX", "Cushioned trainer 41"] {
+            assert!(text.contains(name), "{name} missing: {text}");
+        }
+        let story = "<p>The harbour wall was rebuilt over the winter after the storms of last year, and the fishing fleet has returned to the town in full, the council said on Monday.</p>";
+        let article = format!(
+            "<html><body><article><h1>Harbour reopens</h1>{story}\
+             <figure><a href='/img/big.jpg'><img src='/img/wall.jpg' alt=''></a>\
+             <figcaption>The new wall. <a href='/photographers/ann'>Photo: Ann Lee</a></figcaption></figure>{story}</article></body></html>"
+        );
+        let text = to_text(&article, "https://news.example/harbour");
+        assert!(text.contains("fishing fleet"), "{text}");
+        assert!(!text.contains("Ann Lee"), "{text}");
+    }
+
     /// An FAQ built as an accordion: each question a heading inside the button that opens its
     /// answer. The questions are text; other buttons are not.
     #[test]
