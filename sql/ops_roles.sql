@@ -66,9 +66,10 @@ BEGIN
             EXECUTE format('GRANT EXECUTE ON FUNCTION %s TO kerai_admin', f);
         ELSIF f::oid IN ('kerai._job_logs_maintain()'::regprocedure,
                          'kerai._near_duplicate(uuid, uuid, bigint[], bigint[])'::regprocedure,
-                         'kerai._analyze_grown()'::regprocedure) THEN
+                         'kerai._analyze_grown(boolean)'::regprocedure) THEN
             -- Act as the owner for the fetchers: the log retention (kerai.maintain_job_logs),
-            -- the near-duplicate lookup and the statistics of young tables (kerai._job_record).
+            -- the near-duplicate lookup and the statistics of young tables (kerai._job_record,
+            -- kerai._job_finish).
             EXECUTE format('GRANT EXECUTE ON FUNCTION %s TO kerai_fetcher, kerai_admin', f);
         ELSE
             EXECUTE format('GRANT EXECUTE ON FUNCTION %s TO %s', f, all_roles);

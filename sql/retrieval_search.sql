@@ -417,10 +417,14 @@ $$;
 -- as [{chunk_id, content, score, url, version_date}].
 CREATE FUNCTION kerai._answer_passages(query text, k integer, filters jsonb) RETURNS jsonb
 LANGUAGE sql VOLATILE AS $$
+    -- In kerai.search's order, which settles equal scores by the full-text rank (not by the
+    -- random chunk ids).
     SELECT coalesce(jsonb_agg(jsonb_build_object('chunk_id', s.chunk_id, 'content', s.content, 'score', s.score,
                                                  'url', s.url, 'version_date', s.version_date)
-                              ORDER BY s.score DESC, s.chunk_id), '[]'::jsonb)
-      FROM kerai.search(query, coalesce(k, (kerai.setting('answer_passages') #>> '{}')::integer), filters) s
+                              ORDER BY s.i), '[]'::jsonb)
+      FROM kerai.search(query, coalesce(k, (kerai.setting('answer_passages') #>> '{}')::integer), filters)
+           WITH ORDINALITY AS s(chunk_id, content, score, fts_rank, vector_rank, url, title, heading_path,
+                                version_date, document_id, i)
 $$;
 
 -- Log an answer built from `hits` (kerai._answer_passages): the request, the response with its

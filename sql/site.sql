@@ -810,10 +810,14 @@ $$;
 -- keeps its plans for the session) then reads the whole table, or a whole index, for every
 -- page. A table is analyzed here when its changes since the last ANALYZE reach twice its size
 -- (a few times in a first crawl), and only below 100,000 rows, where autovacuum's own pace is
--- enough. It gives way at once to an ANALYZE already running. Runs as the owner (ANALYZE
--- needs it), for the fetcher's kerai._job_record (sql/ops_roles.sql). Returns how many tables
--- it analyzed.
-CREATE FUNCTION kerai._analyze_grown() RETURNS integer
+-- enough. With `settle` (a crawl job's end, kerai._job_finish), every such young table is
+-- analyzed (the counts of changes lag the fetchers' last writes by seconds), so what the crawl
+-- stored is in the statistics search weighs words by (kerai._fts_terms), whatever autovacuum's
+-- timing. It gives way at once to an
+-- ANALYZE already running. Runs as the owner (ANALYZE needs it), for the fetcher's
+-- kerai._job_record and kerai._job_finish (sql/ops_roles.sql). Returns how many tables it
+-- analyzed.
+CREATE FUNCTION kerai._analyze_grown(settle boolean DEFAULT false) RETURNS integer
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp SET lock_timeout = '100ms' AS $$
 DECLARE
     t regclass;
@@ -831,7 +835,8 @@ BEGIN
     END IF;
     FOREACH t IN ARRAY ARRAY['kerai.pages', 'kerai.page_versions', 'kerai.job_urls', 'kerai.nodes',
                              'kerai.chunks']::regclass[] LOOP
-        IF (SELECT c.reltuples < 100000 AND pg_stat_get_mod_since_analyze(c.oid) > 2 * greatest(c.reltuples, 0) + 200
+        IF (SELECT c.reltuples < 100000
+                   AND (settle OR pg_stat_get_mod_since_analyze(c.oid) > 2 * greatest(c.reltuples, 0) + 200)
               FROM pg_class c WHERE c.oid = t) THEN
             BEGIN
                 EXECUTE format('ANALYZE %s', t);
@@ -1363,6 +1368,8 @@ BEGIN
                          m->>'new_count', m->>'updated_count', m->>'unchanged_count', m->>'duplicate_count',
                          m->>'error_count', m->>'duration_sec') END,
         NULL, m);
+    -- What the crawl stored, in the statistics search reads.
+    PERFORM kerai._analyze_grown(true);
     PERFORM pg_notify('kerai_jobs', jsonb_build_object('job', job, 'status', status)::text);
     RETURN j;
 END
