@@ -1,0 +1,189 @@
+//! Where the extractor loses words on one page type of WCXB dev (tuned-on pages only; the
+//! held-out fifth is never read): the ground truth's words it misses, by why the block holding
+//! them was left out, and the words it keeps that the ground truth lacks, by who kept them.
+//!
+//! `cargo run --release -p kerai-core --example wcxb_loss -- TYPE [EXAMPLES]`
+//!
+//! Recall is lost to blocks in the page's frame (`frame:<region>`: `<header>`, `<nav>`,
+//! `<aside>`, `<footer>` or their roles), in boilerplate by class words (`bp:<region>`), on
+//! pages closed to the block model (`closed`: one article by metadata or shape), to the block
+//! model's refusal (`rejected`), and to text in no block at all (`noblock`: hidden elements,
+//! pages whose text scripts load). Precision is lost to blocks the rules kept (`kept:rules`) and
+//! the block model added (`kept:model`). Each figure is a share of the page's words, averaged
+//! over pages as the benchmark's metric is. `EXAMPLES` lists that many blocks of each kind
+//! (most of their words lost), with the page id.
+
+use std::collections::{BTreeMap, HashMap};
+use std::io::Read;
+
+use kerai_core::convert::html;
+use kerai_core::convert::html::extract::block_features;
+use kerai_core::shared_data::shared_path;
+
+const REGIONS: [&str; 9] = [
+    "nav",
+    "header",
+    "footer",
+    "sidebar",
+    "comments",
+    "share",
+    "ad",
+    "furniture",
+    "none",
+];
+
+/// Index of the first region feature and of the frame feature in `block_model::features`.
+const REGION_AT: usize = 4;
+const BOILERPLATE_AT: usize = 3;
+const FRAME_AT: usize = 45;
+
+fn words(s: &str) -> Vec<String> {
+    s.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect()
+}
+
+fn bag(s: &str) -> HashMap<String, i64> {
+    let mut out = HashMap::new();
+    for w in words(s) {
+        *out.entry(w).or_insert(0) += 1;
+    }
+    out
+}
+
+/// Takes from `pool` the words of `ws` it holds; returns how many.
+fn take(pool: &mut HashMap<String, i64>, ws: &[String]) -> usize {
+    ws.iter()
+        .filter(|w| {
+            pool.get_mut(*w).is_some_and(|c| {
+                let left = *c > 0;
+                if left {
+                    *c -= 1;
+                }
+                left
+            })
+        })
+        .count()
+}
+
+/// Sums of shares per kind, and examples.
+#[derive(Default)]
+struct Losses {
+    shares: BTreeMap<String, f64>,
+    examples: BTreeMap<String, Vec<String>>,
+}
+
+impl Losses {
+    fn add(&mut self, kind: &str, share: f64, example: Option<String>) {
+        *self.shares.entry(kind.to_string()).or_default() += share;
+        if let Some(e) = example {
+            self.examples.entry(kind.to_string()).or_default().push(e);
+        }
+    }
+
+    fn print(&self, title: &str, pages: f64, examples: usize) {
+        println!("{title} (share of words, mean over {pages} pages):");
+        let mut rows: Vec<_> = self.shares.iter().collect();
+        rows.sort_by(|a, b| b.1.total_cmp(a.1));
+        for (kind, s) in rows {
+            println!("  {kind:18} {:.3}", s / pages);
+            for e in self.examples.get(kind).into_iter().flatten().take(examples) {
+                println!("      {e}");
+            }
+        }
+    }
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let Some(ty) = args.get(1) else {
+        eprintln!("usage: wcxb_loss TYPE [EXAMPLES] (TYPE: article, forum, service, ...)");
+        std::process::exit(2);
+    };
+    let examples: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(0);
+    let dir = shared_path("bench/wcxb/dev");
+    let mut ids: Vec<String> = std::fs::read_dir(dir.join("ground-truth"))
+        .expect("read the WCXB ground truth")
+        .flatten()
+        .filter_map(|e| {
+            e.file_name()
+                .to_str()
+                .and_then(|n| n.strip_suffix(".json"))
+                .map(str::to_string)
+        })
+        .filter(|id| id.parse::<u32>().is_ok_and(|n| n % 5 != 0))
+        .collect();
+    ids.sort();
+    let (mut missed, mut extra, mut pages) = (Losses::default(), Losses::default(), 0.0);
+    for id in ids {
+        let gt: serde_json::Value = serde_json::from_str(
+            &std::fs::read_to_string(dir.join(format!("ground-truth/{id}.json"))).unwrap(),
+        )
+        .unwrap();
+        if gt["_internal"]["page_type"]["primary"].as_str() != Some(ty) {
+            continue;
+        }
+        let url = gt["url"].as_str().unwrap_or("");
+        let truth = gt["ground_truth"]["main_content"].as_str().unwrap_or("");
+        let mut gz = flate2::read::GzDecoder::new(
+            std::fs::File::open(dir.join(format!("html/{id}.html.gz"))).unwrap(),
+        );
+        let mut bytes = Vec::new();
+        gz.read_to_end(&mut bytes).unwrap();
+        let page = String::from_utf8_lossy(&bytes);
+        let pred = html::to_text(&page, url);
+        let (blocks, open) = block_features(&page, url);
+        let (gold, kept) = (bag(truth), bag(&pred));
+        let gold_n = gold.values().sum::<i64>().max(1) as f64;
+        let kept_n = kept.values().sum::<i64>().max(1) as f64;
+        // The words of each side the other lacks, taken block by block.
+        let diff = |a: &HashMap<String, i64>, b: &HashMap<String, i64>| -> HashMap<String, i64> {
+            a.iter()
+                .map(|(w, n)| (w.clone(), n - b.get(w).copied().unwrap_or(0)))
+                .filter(|(_, n)| *n > 0)
+                .collect()
+        };
+        let (mut lacking, mut surplus) = (diff(&gold, &kept), diff(&kept, &gold));
+        pages += 1.0;
+        for (f, text, main) in &blocks {
+            let ws = words(text);
+            if ws.is_empty() {
+                continue;
+            }
+            let shown = pred.contains(text.trim());
+            let region = (0..REGIONS.len())
+                .find(|&k| f[REGION_AT + k] > 0.5)
+                .map_or("?", |k| REGIONS[k]);
+            let (kind, pool, losses, n) = if shown {
+                let kind = if *main { "kept:rules" } else { "kept:model" };
+                (kind.to_string(), &mut surplus, &mut extra, kept_n)
+            } else {
+                let kind = if f[FRAME_AT] > 0.5 {
+                    format!("frame:{region}")
+                } else if f[BOILERPLATE_AT] > 0.5 {
+                    format!("bp:{region}")
+                } else if !open {
+                    "closed".to_string()
+                } else {
+                    "rejected".to_string()
+                };
+                (kind, &mut lacking, &mut missed, gold_n)
+            };
+            let lost = take(pool, &ws);
+            if lost > 0 {
+                let example = (lost * 2 >= ws.len() && ws.len() >= 5)
+                    .then(|| format!("{id} {}", text.chars().take(100).collect::<String>()))
+                    .map(|e| e.replace('\n', " "));
+                losses.add(&kind, lost as f64 / n, example);
+            }
+        }
+        missed.add(
+            "noblock",
+            lacking.values().sum::<i64>() as f64 / gold_n,
+            None,
+        );
+    }
+    missed.print("ground-truth words missed", pages, examples);
+    extra.print("words kept that the ground truth lacks", pages, examples);
+}
