@@ -76,6 +76,10 @@ COMMENT ON FUNCTION kerai.html(kerai.page_versions) IS
 
 -- ----- convert
 
+COMMENT ON FUNCTION kerai.html(anyelement) IS
+    'kerai.html(v) for a row of a table shaped as kerai.page_versions: on Citus, the rows of its shards. '
+    'Raises an error naming the type for any other value.';
+
 COMMENT ON FUNCTION kerai.html_to_markdown(text, text) IS
     'The page''s main content as markdown: navigation, headers, footers, sidebars, banners, ads, share bars and '
     'comments removed; the title as a level-1 heading, then headings, nested lists, GFM tables, fenced code and '

@@ -202,8 +202,11 @@ BEGIN
     -- Row-level security on a shard: the policies' helpers read kerai.targets and kerai.users
     -- (reference tables) inside a query on a shard, a nested query Citus runs only when allowed.
     -- On one server they stay plain SQL functions, which the planner inlines into the policies.
+    -- So do the delete trigger of a table kerai.partition_by_month partitions, which deletes a
+    -- row's children in their shard, and kerai.html on a shard's row, which may read kerai.blobs.
     -- The workers first, each on its own connection, then the coordinator.
-    FOR helper IN SELECT unnest(ARRAY['kerai._target_visible(uuid)', 'kerai.current_user_id()']) LOOP
+    FOR helper IN SELECT unnest(ARRAY['kerai._target_visible(uuid)', 'kerai.current_user_id()',
+                                      'kerai._partition_references_on_delete()', 'kerai.html(anyelement)']) LOOP
         SELECT string_agg(format('%s:%s: %s', w.nodename, w.nodeport, w.result), '; ') INTO failed
           FROM run_command_on_workers(format('ALTER FUNCTION %s SET citus.allow_nested_distributed_execution = on',
                                              helper)) w

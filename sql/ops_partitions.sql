@@ -87,6 +87,11 @@ BEGIN
         RAISE EXCEPTION 'kerai.add_month_partitions: months_ahead must be 0 to 120, not %', months_ahead
             USING ERRCODE = '22023';
     END IF;
+    -- On Citus the new partitions of a distributed table are made one shard at a time (in
+    -- parallel, the partitions after the first deadlock on their own shard locks).
+    IF EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'citus') THEN
+        PERFORM set_config('citus.multi_shard_modify_mode', 'sequential', true);
+    END IF;
     FOR p IN SELECT s.table_name FROM kerai.partitioning_status s WHERE s.partitioned LOOP
         FOR i IN 0..months_ahead LOOP
             part := format('%s_y%s', p.table_name, to_char(now() + make_interval(months => i), 'YYYY"m"MM'));
@@ -100,32 +105,70 @@ BEGIN
 END
 $$;
 
--- The delete trigger that stands in for foreign keys into a partitioned table.
--- A parent whose key starts with its document (chunks: the group, docs/scale-out.md) was
--- referenced by (document_id, id): its children are those of the same document too (a chunk
--- that moved to a page's newer document keeps its id, src/chunk_moves.rs).
+-- The delete trigger that stands in for foreign keys into a partitioned table. Its arguments
+-- are the parent's name, then four for each reference: the child table, its column naming the
+-- parent's id, cascade or set null, and the group column parent and child share ('' for
+-- none): a parent whose key starts with its group (chunks: the document, docs/scale-out.md)
+-- is referenced by (document_id, id), so its children are looked up within the group (a chunk
+-- that moved to a page's newer document keeps its id, src/chunk_moves.rs), which on Citus is
+-- one shard next to the parent's. The references travel in the arguments because a shard's
+-- trigger runs on a worker, whose copy of kerai.partition_references is empty; a trigger made
+-- before 0.3.0 has only the parent's name and reads them from that table.
 CREATE FUNCTION kerai._partition_references_on_delete() RETURNS trigger
 LANGUAGE plpgsql AS $$
 DECLARE
-    r kerai.partition_references;
-    doc uuid := CASE WHEN to_jsonb(OLD) ? 'document_id'
-                      AND EXISTS (SELECT 1 FROM pg_index i JOIN pg_attribute a
-                                      ON a.attrelid = i.indrelid AND a.attnum = i.indkey[0]
-                                   WHERE i.indrelid = TG_RELID AND i.indisprimary AND a.attname = 'document_id')
-                     THEN (to_jsonb(OLD)->>'document_id')::uuid END;
+    r record;
+    old_row jsonb := to_jsonb(OLD);
+    first_key text := (SELECT a.attname FROM pg_index i JOIN pg_attribute a
+                           ON a.attrelid = i.indrelid AND a.attnum = i.indkey[0]
+                        WHERE i.indrelid = TG_RELID AND i.indisprimary);
 BEGIN
-    FOR r IN SELECT * FROM kerai.partition_references WHERE parent_table = TG_ARGV[0] LOOP
-        IF r.on_delete = 'cascade' AND doc IS NOT NULL THEN
-            EXECUTE format('DELETE FROM kerai.%I WHERE document_id = $2 AND %I = $1', r.child_table, r.child_column)
-                USING OLD.id, doc;
+    FOR r IN SELECT TG_ARGV[i] AS child_table, TG_ARGV[i + 1] AS child_column, TG_ARGV[i + 2] AS on_delete,
+                    nullif(TG_ARGV[i + 3], '') AS group_column
+               FROM generate_series(1, TG_NARGS - 4, 4) AS i
+             UNION ALL
+             SELECT pr.child_table, pr.child_column, pr.on_delete,
+                    CASE WHEN first_key = 'document_id' THEN first_key END
+               FROM kerai.partition_references pr
+              WHERE TG_NARGS = 1 AND pr.parent_table = TG_ARGV[0] LOOP
+        IF r.on_delete = 'cascade' AND r.group_column IS NOT NULL THEN
+            EXECUTE format('DELETE FROM kerai.%I WHERE %I = $2::uuid AND %I = $1', r.child_table, r.group_column,
+                           r.child_column)
+                USING OLD.id, old_row->>r.group_column;
         ELSIF r.on_delete = 'cascade' THEN
             EXECUTE format('DELETE FROM kerai.%I WHERE %I = $1', r.child_table, r.child_column) USING OLD.id;
+        ELSIF r.group_column IS NOT NULL THEN
+            EXECUTE format('UPDATE kerai.%I SET %I = NULL WHERE %I = $2::uuid AND %I = $1', r.child_table,
+                           r.child_column, r.group_column, r.child_column)
+                USING OLD.id, old_row->>r.group_column;
         ELSE
             EXECUTE format('UPDATE kerai.%I SET %I = NULL WHERE %I = $1', r.child_table, r.child_column, r.child_column)
                 USING OLD.id;
         END IF;
     END LOOP;
     RETURN OLD;
+END
+$$;
+
+-- On a Citus worker: `name` (a TABLE, VIEW or FUNCTION of kerai's) leaves the extension, so that
+-- Citus drops it there when the coordinator does (kerai._partition_by_month). Returns whether
+-- it was a member.
+CREATE FUNCTION kerai._leave_extension(kind text, name text) RETURNS boolean
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+    obj oid := CASE kind WHEN 'FUNCTION' THEN to_regprocedure(name)::oid ELSE to_regclass(name)::oid END;
+    cls regclass := CASE kind WHEN 'FUNCTION' THEN 'pg_proc' ELSE 'pg_class' END;
+BEGIN
+    IF kind NOT IN ('TABLE', 'VIEW', 'FUNCTION') THEN
+        RAISE EXCEPTION 'kerai._leave_extension: kind must be TABLE, VIEW or FUNCTION, not %', kind
+            USING ERRCODE = '22023';
+    END IF;
+    IF obj IS NULL OR NOT EXISTS (SELECT 1 FROM pg_depend d
+                                   WHERE d.classid = cls AND d.objid = obj AND d.deptype = 'e') THEN
+        RETURN false;
+    END IF;
+    EXECUTE format('ALTER EXTENSION kerai DROP %s %s', kind, name);
+    RETURN true;
 END
 $$;
 
@@ -164,6 +207,9 @@ DECLARE
     d text;
     r record;
     refs integer := 0;
+    dist_col text;
+    group_col text;
+    ref_args text;
 BEGIN
     SELECT p.time_column INTO col FROM kerai._partitionable() p WHERE p.table_name = _partition_by_month.table_name;
     IF col IS NULL THEN
@@ -174,6 +220,40 @@ BEGIN
     IF (SELECT relkind FROM pg_class WHERE oid = rel) = 'p' THEN
         RETURN jsonb_build_object('table', table_name, 'already_partitioned', true,
                                   'added_partitions', kerai.add_month_partitions(months_ahead));
+    END IF;
+    -- On a Citus coordinator a distributed table is made again distributed on the same column, in
+    -- the same co-location group, before its partitions (which Citus then distributes too); the
+    -- rows move shard to shard. Citus runs such a transaction's statements one shard at a time.
+    IF to_regclass('pg_catalog.pg_dist_partition') IS NOT NULL THEN
+        EXECUTE 'SELECT column_to_column_name(logicalrelid, partkey) FROM pg_catalog.pg_dist_partition
+                  WHERE logicalrelid = $1 AND partmethod = ''h''' INTO dist_col USING rel;
+    END IF;
+    IF dist_col IS NOT NULL THEN
+        -- A worker keeps a table that belongs to an extension when Citus drops it, and
+        -- CREATE EXTENSION made the table, its views and functions on the workers too: they
+        -- leave the extension there first (committed on connections of their own, before this
+        -- transaction locks anything), so that the rebuild below replaces them on the workers
+        -- as it does here.
+        FOR r IN SELECT 'VIEW' AS kind, rw.ev_class::regclass::text AS name
+                   FROM pg_depend dp JOIN pg_rewrite rw ON rw.oid = dp.objid
+                  WHERE dp.classid = 'pg_rewrite'::regclass AND dp.refobjid = rel
+                 UNION
+                 SELECT 'FUNCTION', dp.objid::regprocedure::text
+                   FROM pg_depend dp
+                  WHERE dp.classid = 'pg_proc'::regclass AND dp.refobjid = (SELECT reltype FROM pg_class WHERE oid = rel)
+                 UNION ALL
+                 SELECT 'TABLE', rel::text LOOP
+            SELECT string_agg(format('%s:%s: %s', w.nodename, w.nodeport, w.result), '; ') INTO d
+              FROM run_command_on_workers(format('SELECT kerai._leave_extension(%L, %L)', r.kind, r.name)) w
+             WHERE NOT w.success;
+            IF d IS NOT NULL THEN
+                RAISE EXCEPTION 'kerai.partition_by_month: a worker refused to prepare %: %', r.name, d
+                    USING ERRCODE = '55000',
+                          HINT = 'check that every worker is up and has kerai at the coordinator''s version, then call kerai.partition_by_month again';
+            END IF;
+        END LOOP;
+        PERFORM set_config('citus.multi_shard_modify_mode', 'sequential', true);
+        PERFORM set_config('citus.enable_unsafe_triggers', 'on', true);
     END IF;
     EXECUTE format('LOCK TABLE kerai.%I IN ACCESS EXCLUSIVE MODE', table_name);
 
@@ -271,6 +351,19 @@ BEGIN
     EXECUTE format('ALTER TABLE kerai.%I RENAME TO %I', table_name, old_name);
     EXECUTE format('CREATE TABLE kerai.%I (LIKE kerai.%I INCLUDING DEFAULTS INCLUDING GENERATED INCLUDING CONSTRAINTS '
                    'INCLUDING COMMENTS INCLUDING STORAGE) PARTITION BY RANGE (%I)', table_name, old_name, col);
+    -- Statistics targets before Citus makes the shards (it copies them, and refuses to change
+    -- them on a distributed table).
+    IF stats IS NOT NULL THEN
+        FOREACH d IN ARRAY stats LOOP
+            EXECUTE d;
+        END LOOP;
+    END IF;
+    -- (Distributed before it joins the extension: Citus takes an extension's tables to be on the
+    -- workers already, as CREATE EXTENSION made them, and would not make this one there.)
+    IF dist_col IS NOT NULL THEN
+        PERFORM create_distributed_table(format('kerai.%I', table_name), dist_col,
+                                         colocate_with => format('kerai.%I', old_name));
+    END IF;
     EXECUTE format('ALTER EXTENSION kerai ADD TABLE kerai.%I', table_name);
     EXECUTE format('CREATE TABLE kerai.%I PARTITION OF kerai.%I DEFAULT', table_name || '_default', table_name);
     EXECUTE format('ALTER EXTENSION kerai ADD TABLE kerai.%I', table_name || '_default');
@@ -300,11 +393,6 @@ BEGIN
             EXECUTE d;
         END LOOP;
     END IF;
-    IF stats IS NOT NULL THEN
-        FOREACH d IN ARRAY stats LOOP
-            EXECUTE d;
-        END LOOP;
-    END IF;
     IF trg IS NOT NULL THEN
         FOREACH d IN ARRAY trg LOOP
             EXECUTE d;
@@ -315,10 +403,21 @@ BEGIN
             EXECUTE d;
         END LOOP;
     END IF;
-    IF EXISTS (SELECT 1 FROM kerai.partition_references pr WHERE pr.parent_table = table_name) THEN
+    -- The group column: the first of the parent's key, when it is not the id and the child has it.
+    SELECT a.attname INTO group_col
+      FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = i.indkey[0]
+     WHERE i.indrelid = format('kerai.%I', table_name)::regclass AND i.indisprimary AND a.attname <> 'id';
+    SELECT string_agg(format(', %L, %L, %L, %L', pr.child_table, pr.child_column, pr.on_delete,
+                             CASE WHEN EXISTS (SELECT 1 FROM pg_attribute a
+                                                WHERE a.attrelid = format('kerai.%I', pr.child_table)::regclass
+                                                  AND a.attname = group_col AND NOT a.attisdropped)
+                                  THEN group_col ELSE '' END), '' ORDER BY pr.child_table, pr.child_column)
+      INTO ref_args
+      FROM kerai.partition_references pr WHERE pr.parent_table = table_name;
+    IF ref_args IS NOT NULL THEN
         EXECUTE format('CREATE TRIGGER %I AFTER DELETE ON kerai.%I FOR EACH ROW '
-                       'EXECUTE FUNCTION kerai._partition_references_on_delete(%L)',
-                       table_name || '_references_on_delete', table_name, table_name);
+                       'EXECUTE FUNCTION kerai._partition_references_on_delete(%L%s)',
+                       table_name || '_references_on_delete', table_name, table_name, ref_args);
     END IF;
     IF funcs IS NOT NULL THEN
         FOR i IN 1..array_length(funcs, 1) LOOP

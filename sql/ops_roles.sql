@@ -59,6 +59,7 @@ BEGIN
                       'kerai._partition_by_month(text, integer)'::regprocedure,
                       'kerai._month_partition(text, date)'::regprocedure,
                       'kerai._keep_in_dumps(regclass)'::regprocedure,
+                      'kerai._leave_extension(text, text)'::regprocedure,
                       'kerai._job_logs_week(date)'::regprocedure,
                       'kerai._grant_kerai_role(text, text)'::regprocedure,
                       'kerai._shard_search_statistics(regclass, boolean)'::regprocedure,

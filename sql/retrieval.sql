@@ -747,6 +747,23 @@ BEGIN
 END
 $$;
 
+-- The same for a row whose type is another table's of the same columns: on Citus a query over
+-- kerai.page_versions runs on its shards, whose rows are of the shard's own type
+-- (`kerai.page_versions_102008`), so `kerai.html(v)` reaches this one there.
+CREATE FUNCTION kerai.html(v anyelement) RETURNS text
+LANGUAGE plpgsql STABLE PARALLEL SAFE AS $$
+DECLARE
+    r jsonb := to_jsonb(v);
+BEGIN
+    IF jsonb_typeof(r) IS DISTINCT FROM 'object' OR NOT (r ? 'raw_html' AND r ? 'raw_html_uri' AND r ? 'target_id') THEN
+        RAISE EXCEPTION 'kerai.html: % is not a row of kerai.page_versions', pg_typeof(v) USING ERRCODE = '42804',
+            HINT = 'call it on a page version: SELECT kerai.html(v) FROM kerai.page_versions v WHERE ...';
+    END IF;
+    RETURN coalesce(r->>'raw_html', (SELECT convert_from(b.data, 'UTF8') FROM kerai.blobs b
+                                      WHERE b.target_id = (r->>'target_id')::uuid AND b.uri = r->>'raw_html_uri'));
+END
+$$;
+
 -- ---------------------------------------------------------------- dashboard
 
 CREATE VIEW kerai.retrieval_overview AS

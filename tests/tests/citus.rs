@@ -720,3 +720,163 @@ fn worker_down_fails_with_citus_message_and_the_daemon_waits() {
     let nodes: i64 = db.one("SELECT count(*) FROM kerai.nodes");
     assert_eq!(counted, nodes, "the counters stay exact");
 }
+
+/// `kerai.partition_by_month` on distributed tables: the three growing tables of a crawled
+/// corpus become distributed, partitioned tables in their co-location groups, rows, search
+/// and references kept, nothing left behind on the workers; a crawl after it writes into the
+/// partitions, and deletes still reach what pointed at the rows.
+#[test]
+#[ignore = "needs a Citus cluster: make test runs it"]
+fn partitioning_by_month_holds_on_distributed_tables() {
+    let cluster = DistributedDb::new("citus_partitions");
+    let _ = coordinator();
+    let db = cluster.db();
+    let site = Site::start();
+    site.serve_dir(&repo_root().join("examples/site"));
+    let crawl = || {
+        let out = kerai(
+            &db.url,
+            &[
+                "config",
+                "set",
+                "example",
+                "--base-url",
+                &site.url("/"),
+                "rate_limit_rps=50",
+            ],
+        );
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        db.client()
+            .execute("SELECT kerai.enqueue_job('example')", &[])
+            .unwrap();
+        let out = wait(spawn(&db.url, &["daemon", "--once", "--rate", "0"], &[]));
+        assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
+        let status: String =
+            db.one("SELECT status FROM kerai.scrape_jobs ORDER BY scheduled_at DESC LIMIT 1");
+        assert_eq!(status, "COMPLETED", "{}", out.stderr);
+    };
+    crawl();
+    let answer: i64 = db.one(
+        "SELECT jsonb_array_length(kerai.answer('how does the brain predict its inputs', 2)->'citations')::bigint",
+    );
+    assert!(answer > 0, "an answer cites passages");
+    let top = |db: &TestDb| -> Vec<String> {
+        db.client()
+            .query(
+                "SELECT chunk_id::text FROM kerai.search('how does the brain predict its inputs', 10)",
+                &[],
+            )
+            .unwrap()
+            .iter()
+            .map(|r| r.get(0))
+            .collect()
+    };
+    // kerai.partition_references gains the references the partitions' trigger keeps.
+    let counts = |db: &TestDb| -> Vec<(String, i64)> {
+        let mut c = row_counts(db);
+        c.retain(|(t, _)| t != "partition_references");
+        c
+    };
+    let before = counts(db);
+    let hits = top(db);
+    assert!(!hits.is_empty(), "search finds passages");
+
+    for (table, group) in [
+        ("page_versions", "pages"),
+        ("chunks", "documents"),
+        ("ai_requests", "ai_responses"),
+    ] {
+        let done: serde_json::Value =
+            db.one(&format!("SELECT kerai.partition_by_month('{table}')::json"));
+        println!("partition_by_month('{table}'): {done}");
+        assert!(done["partitioned_on"].as_str().is_some(), "{done}");
+        // The table and every partition are distributed, in the group's co-location.
+        let apart: i64 = db.one(&format!(
+            "SELECT count(*) FROM pg_inherits i
+               LEFT JOIN pg_dist_partition d ON d.logicalrelid = i.inhrelid
+                    AND d.colocationid = (SELECT colocationid FROM pg_dist_partition
+                                           WHERE logicalrelid = 'kerai.{group}'::regclass)
+              WHERE i.inhparent = 'kerai.{table}'::regclass AND d.logicalrelid IS NULL"
+        ));
+        assert_eq!(
+            apart, 0,
+            "every partition of {table} sits with kerai.{group}"
+        );
+        let parent: i64 = db.one(&format!(
+            "SELECT count(*) FROM pg_dist_partition d JOIN pg_class c ON c.oid = d.logicalrelid
+              WHERE d.logicalrelid = 'kerai.{table}'::regclass AND c.relkind = 'p'
+                AND d.colocationid = (SELECT colocationid FROM pg_dist_partition
+                                       WHERE logicalrelid = 'kerai.{group}'::regclass)"
+        ));
+        assert_eq!(
+            parent, 1,
+            "kerai.{table} is partitioned and distributed with kerai.{group}"
+        );
+    }
+    assert_eq!(
+        counts(db),
+        before,
+        "every table keeps its rows through partitioning"
+    );
+    assert_eq!(top(db), hits, "search ranks the same passages");
+    // Nothing of the old tables is left on the workers.
+    let left: i64 = db.one(
+        "SELECT sum(result::bigint)::bigint FROM run_command_on_workers(
+            $$SELECT count(*) FROM pg_class WHERE relnamespace = 'kerai'::regnamespace
+                 AND relname LIKE '%unpartitioned%'$$)",
+    );
+    assert_eq!(left, 0, "no table of the old layout is left on a worker");
+    let months: i64 = db.one("SELECT kerai.add_month_partitions(6)::bigint");
+    assert!(
+        months > 0,
+        "months ahead are added to the distributed tables"
+    );
+
+    // A second crawl writes into the partitions: the pages are unchanged, so no new version.
+    let versions: i64 = db.one("SELECT count(*) FROM kerai.page_versions");
+    crawl();
+    let again: i64 = db.one("SELECT count(*) FROM kerai.page_versions");
+    assert_eq!(again, versions, "an unchanged page gets no second version");
+    let answer: i64 = db.one(
+        "SELECT jsonb_array_length(kerai.answer('how does the brain predict its inputs', 2)->'citations')::bigint",
+    );
+    assert!(
+        answer > 0,
+        "answers are written into the partitioned ai_requests"
+    );
+    // Raw HTML out of line, read back on the shards.
+    db.client()
+        .batch_execute(
+            "INSERT INTO kerai.page_versions (page_id, target_id, content_hash, raw_html)
+             SELECT id, target_id, 'big', repeat('y', 1100000) FROM kerai.pages LIMIT 1",
+        )
+        .unwrap();
+    let html: i64 = db.one(
+        "SELECT length(kerai.html(v))::bigint FROM kerai.page_versions v
+          WHERE content_hash = 'big' AND raw_html IS NULL",
+    );
+    assert_eq!(
+        html, 1_100_000,
+        "kerai.html reads a blob from a shard's row"
+    );
+    // Deletes reach what pointed at the rows (the partitions' delete trigger, on the shards).
+    let doc: String = db.one(
+        "SELECT e.document_id::text FROM kerai.embeddings e GROUP BY 1 ORDER BY count(*) DESC LIMIT 1",
+    );
+    db.client()
+        .execute(
+            "DELETE FROM kerai.chunks WHERE document_id = $1::text::uuid",
+            &[&doc],
+        )
+        .unwrap();
+    let orphans: i64 = db.one(
+        "SELECT count(*) FROM kerai.embeddings e
+          WHERE NOT EXISTS (SELECT 1 FROM kerai.chunks c WHERE c.document_id = e.document_id AND c.id = e.chunk_id)",
+    );
+    assert_eq!(orphans, 0, "a chunk's vectors go with it");
+    db.client()
+        .batch_execute("DELETE FROM kerai.ai_requests")
+        .unwrap();
+    let responses: i64 = db.one("SELECT count(*) FROM kerai.ai_responses");
+    assert_eq!(responses, 0, "a question's answers go with it");
+}
