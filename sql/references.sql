@@ -263,6 +263,7 @@ DECLARE
     dst       uuid[] := '{}';
     ctx       jsonb[] := '{}';
     n_bib     integer := 0;
+    prev_authors jsonb;
     n_cit     integer := 0;
     n_edges   integer;
     n_refs    integer;
@@ -275,21 +276,31 @@ BEGIN
     depth := CASE WHEN d.metadata->>'chain_depth' ~ '^\d+$' THEN (d.metadata->>'chain_depth')::integer ELSE 0 END;
     root := CASE WHEN d.metadata->>'chain_root' ~ '^[0-9a-f-]{36}$' THEN (d.metadata->>'chain_root')::uuid ELSE doc END;
 
-    -- 1. Bibliography entries: the items (or paragraphs) under a References-like section.
+    -- 1. Bibliography entries: the items (or paragraphs) under a References-like section, in
+    -- the document's order. An entry that opens with a run of dashes (`———. 1836. Tales of a
+    -- Grandfather.`) has the authors of the entry before it.
     FOR e IN
         WITH RECURSIVE under AS (
-            SELECT n.id, n.kind, n.content, n.position, n.parent_id FROM kerai.nodes n
+            SELECT n.id, n.kind, n.content, ARRAY[n.position] AS path FROM kerai.nodes n
              WHERE n.document_id = doc AND n.kind = 'section' AND kerai._is_bibliography_heading(n.content)
             UNION ALL
-            SELECT n.id, n.kind, n.content, n.position, n.parent_id FROM kerai.nodes n JOIN under u ON n.parent_id = u.id
+            SELECT n.id, n.kind, n.content, u.path || n.position FROM kerai.nodes n JOIN under u ON n.parent_id = u.id
              WHERE n.document_id = doc AND (n.kind <> 'section' OR NOT kerai._is_bibliography_heading(n.content))
         )
         SELECT u.id, u.kind, u.content FROM under u
          WHERE u.kind IN ('list_item', 'paragraph') AND coalesce(btrim(u.content), '') <> ''
+         ORDER BY u.path, u.id
     LOOP
         bib_nodes := bib_nodes || e.id;
         FOR key IN SELECT kerai.split_bibliography(e.content) LOOP
             parsed := kerai.parse_reference(key);
+            IF jsonb_array_length(parsed->'authors') = 0 AND prev_authors IS NOT NULL
+               AND key ~ '^\s*(\[\d+\]|\d+[.)])?\s*[-_\u2010-\u2015\u2212]{2,}' THEN
+                parsed := jsonb_set(parsed, '{authors}', prev_authors);
+            END IF;
+            IF jsonb_array_length(parsed->'authors') > 0 THEN
+                prev_authors := parsed->'authors';
+            END IF;
             parsed := parsed || jsonb_build_object('ay_key', kerai.author_year_key(
                 coalesce(parsed->'authors'->0->>'family', ''), (parsed->>'year')::integer, parsed->>'year_suffix'));
             ref := kerai._upsert_reference('bibliography', key, parsed, doc, depth, root);

@@ -80,4 +80,20 @@ SELECT kerai.parse_markdown($md$# Links
 $md$, '{"source_url": "https://example.org/links"}') AS links \gset
 SELECT (kerai.extract_references(:'links'))->'references' AS references_touched;
 SELECT url, cite_count FROM kerai.references WHERE url LIKE '%example.org/guide%' ORDER BY url;
+
+-- A bibliography that repeats an author with a dash (Chicago style): the entry has the authors
+-- of the one before, so the callout (Scott 1836) finds it.
+SELECT kerai.parse_markdown($md$# Scott's histories
+
+Scott wrote history for children (Scott 1836), after his novels (Scott 1820).
+
+## Works cited
+
+Scott, Walter. 1820. Ivanhoe. Edinburgh: Constable.
+
+———. 1836. Tales of a Grandfather. Edinburgh: R. Cadell.
+$md$, '{"source_url": "https://example.org/scott"}') AS scott \gset
+SELECT (kerai.extract_references(:'scott'))->'references' AS references_touched;
+SELECT left(content, 40) AS reference, cite_count, first_author, metadata->'authors'->0->>'family' AS parsed_author
+  FROM kerai.references WHERE content LIKE '%Scott%' OR content LIKE '———%' ORDER BY content;
 ROLLBACK;

@@ -474,6 +474,31 @@ pub fn parse_reference_with(
     r
 }
 
+/// The end of a "same authors as above" mark at the head of `s`: two or more dashes or
+/// underscores, then spaces and one `.`, `,` or `:` at most. None when `s` does not open with one.
+pub(crate) fn same_authors_mark(s: &str) -> Option<usize> {
+    let dash = |c: char| matches!(c, '-' | '_' | '\u{2010}'..='\u{2015}' | '\u{2212}');
+    let run = s.find(|c: char| !dash(c)).unwrap_or(s.len());
+    if s[..run].chars().count() < 2 {
+        return None;
+    }
+    let rest = &s[run..];
+    let spaced = rest.len() - rest.trim_start().len();
+    let after = &rest[spaced..];
+    let end = if after.starts_with(['.', ',', ':']) {
+        run + spaced + 1
+    } else {
+        run
+    };
+    Some(skip_space(s, end))
+}
+
+fn skip_space(s: &str, p: usize) -> usize {
+    s[p..]
+        .find(|c: char| !c.is_whitespace())
+        .map_or(s.len(), |i| p + i)
+}
+
 pub(crate) fn parse_by_rules(text: &str) -> Reference {
     let mut r = Reference::default();
     let collapsed = collapse_ws(text);
@@ -481,47 +506,53 @@ pub(crate) fn parse_by_rules(text: &str) -> Reference {
     let main = respace(&cut_identifiers(body, &mut r));
     let main = main.as_str();
 
-    // Authors (or editors) at the head.
+    // Authors (or editors) at the head. A run of dashes there (`———.`, `---`, `______ .`)
+    // stands for the authors of the entry before, which a bibliography fills in
+    // ([`same_authors_mark`]).
     let mut pos = 0;
-    match parse_names(main, 0, main.len()) {
-        Some(n) => {
-            if n.editors {
-                r.editors = n.authors;
-            } else {
-                r.authors = n.authors;
+    if let Some(end) = same_authors_mark(main) {
+        pos = end;
+    } else {
+        match parse_names(main, 0, main.len()) {
+            Some(n) => {
+                if n.editors {
+                    r.editors = n.authors;
+                } else {
+                    r.authors = n.authors;
+                }
+                pos = n.end;
             }
-            pos = n.end;
-        }
-        None => {
-            // An author group before an APA date: `Alliance for Excellent Education. (2007).`
-            let (end, rest) = title_end(main, 0, false);
-            // Title-case words and a full stop before the date; a title in sentence case
-            // (`Good chemistry. (1996).`) is not an author.
-            let seg = &main[..end];
-            let title_case = seg
-                .split_whitespace()
-                .filter(|w| w.chars().filter(|c| c.is_alphabetic()).count() >= 4)
-                .all(|w| w.starts_with(char::is_uppercase));
-            let group_author = main[end..].starts_with('.')
-                && main[skip_punct(main, rest)..].starts_with('(')
-                && year_candidates(&main[rest..])
-                    .first()
-                    .is_some_and(|y| y.in_paren && y.start < 4)
-                && seg.split_whitespace().count() <= 10
-                && !seg.chars().any(|c| c.is_ascii_digit())
-                && title_case;
-            if group_author {
-                r.authors = vec![Author {
-                    family: main[..end].trim().to_string(),
-                    given: None,
-                }];
-                pos = rest;
-            } else if let Some((org, rest)) = organisation(main) {
-                r.authors = vec![Author {
-                    family: org,
-                    given: None,
-                }];
-                pos = rest;
+            None => {
+                // An author group before an APA date: `Alliance for Excellent Education. (2007).`
+                let (end, rest) = title_end(main, 0, false);
+                // Title-case words and a full stop before the date; a title in sentence case
+                // (`Good chemistry. (1996).`) is not an author.
+                let seg = &main[..end];
+                let title_case = seg
+                    .split_whitespace()
+                    .filter(|w| w.chars().filter(|c| c.is_alphabetic()).count() >= 4)
+                    .all(|w| w.starts_with(char::is_uppercase));
+                let group_author = main[end..].starts_with('.')
+                    && main[skip_punct(main, rest)..].starts_with('(')
+                    && year_candidates(&main[rest..])
+                        .first()
+                        .is_some_and(|y| y.in_paren && y.start < 4)
+                    && seg.split_whitespace().count() <= 10
+                    && !seg.chars().any(|c| c.is_ascii_digit())
+                    && title_case;
+                if group_author {
+                    r.authors = vec![Author {
+                        family: main[..end].trim().to_string(),
+                        given: None,
+                    }];
+                    pos = rest;
+                } else if let Some((org, rest)) = organisation(main) {
+                    r.authors = vec![Author {
+                        family: org,
+                        given: None,
+                    }];
+                    pos = rest;
+                }
             }
         }
     }
@@ -713,6 +744,29 @@ mod tests {
         );
         assert_eq!(r.year, Some(1866));
         assert_eq!(r.location.as_deref(), Some("Leipzig"));
+    }
+
+    #[test]
+    fn a_dash_for_the_same_authors_is_not_the_title() {
+        let r = parse_reference("———. 1836. Tales of a Grandfather. Edinburgh: R. Cadell.");
+        assert!(r.authors.is_empty());
+        assert_eq!(r.year, Some(1836));
+        assert_eq!(r.title.as_deref(), Some("Tales of a Grandfather"));
+        assert_eq!(r.location.as_deref(), Some("Edinburgh"));
+        let r = parse_reference(
+            "--- (2005). 'Three factors in language design', Linguistic Inquiry 36: 1-22.",
+        );
+        assert_eq!(r.title.as_deref(), Some("Three factors in language design"));
+        assert_eq!(r.year, Some(2005));
+        let r =
+            parse_reference("__________ . The Evolution of Corporate Planning. Stanford, 1967.");
+        assert_eq!(
+            r.title.as_deref(),
+            Some("The Evolution of Corporate Planning")
+        );
+        assert_eq!(same_authors_mark("———, 1999"), Some("———, ".len()));
+        assert_eq!(same_authors_mark("- one dash"), None);
+        assert_eq!(same_authors_mark("Smith, J."), None);
     }
 
     #[test]
