@@ -8,19 +8,14 @@
 //! (or, for a long block, when most of its words are there). Each page weighs the same, as in
 //! the benchmark's metric, and inside a page a block weighs by its words.
 
+#[path = "support/wcxb_pages.rs"]
+mod wcxb_pages;
+
 use std::collections::HashMap;
-use std::io::Read;
 
 use kerai_core::convert::html::block_model::{ARTICLE_PARAGRAPHS, FEATURES};
 use kerai_core::convert::html::extract::block_features;
-use kerai_core::shared_data::shared_path;
-
-fn words(s: &str) -> Vec<String> {
-    s.split(|c: char| !(c.is_alphanumeric() || c == '_'))
-        .filter(|w| !w.is_empty())
-        .map(str::to_lowercase)
-        .collect()
-}
+use wcxb_pages::words;
 
 struct Page {
     x: Vec<[f32; FEATURES]>,
@@ -29,33 +24,10 @@ struct Page {
 }
 
 fn load() -> Vec<Page> {
-    let dir = shared_path("bench/wcxb/dev");
-    let mut ids: Vec<String> = std::fs::read_dir(dir.join("ground-truth"))
-        .expect("read the WCXB ground truth")
-        .flatten()
-        .filter_map(|e| {
-            e.file_name()
-                .to_str()
-                .and_then(|n| n.strip_suffix(".json"))
-                .map(str::to_string)
-        })
-        .filter(|id| id.parse::<u32>().is_ok_and(|n| n % 5 != 0))
-        .collect();
-    ids.sort();
     let mut pages = Vec::new();
-    for id in &ids {
-        let gt: serde_json::Value = serde_json::from_str(
-            &std::fs::read_to_string(dir.join(format!("ground-truth/{id}.json"))).unwrap(),
-        )
-        .unwrap();
-        let truth = gt["ground_truth"]["main_content"].as_str().unwrap_or("");
-        let url = gt["url"].as_str().unwrap_or("");
-        let mut gz = flate2::read::GzDecoder::new(
-            std::fs::File::open(dir.join(format!("html/{id}.html.gz"))).unwrap(),
-        );
-        let mut bytes = Vec::new();
-        gz.read_to_end(&mut bytes).unwrap();
-        let html = String::from_utf8_lossy(&bytes);
+    for id in &wcxb_pages::ids(true) {
+        let gt = wcxb_pages::Page::load(id);
+        let (truth, url, html) = (gt.truth.as_str(), gt.url.as_str(), gt.html());
         let gold_words = words(truth);
         let gold_line = format!(" {} ", gold_words.join(" "));
         let mut gold_bag: HashMap<&str, usize> = HashMap::new();

@@ -13,30 +13,19 @@
 //! the gap shows whether a change generalises. `--out` writes `{"<id>": "<text>"}` for the
 //! benchmark's own scorer: `python3 evaluate.py --split dev --results FILE --per-type`.
 
+#[path = "support/wcxb_pages.rs"]
+mod wcxb_pages;
+
 use std::collections::{BTreeMap, HashMap};
-use std::io::Read;
 use std::time::Instant;
 
 use kerai_core::convert::html;
-use kerai_core::shared_data::shared_path;
-
-const TYPES: [&str; 7] = [
-    "article",
-    "documentation",
-    "service",
-    "forum",
-    "product",
-    "collection",
-    "listing",
-];
+use wcxb_pages::{held_out, Page, TYPES};
 
 fn tokens(text: &str) -> HashMap<String, usize> {
     let mut out = HashMap::new();
-    for w in text
-        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
-        .filter(|w| !w.is_empty())
-    {
-        *out.entry(w.to_lowercase()).or_insert(0) += 1;
+    for w in wcxb_pages::words(text) {
+        *out.entry(w).or_insert(0) += 1;
     }
     out
 }
@@ -148,10 +137,6 @@ impl Kept {
     }
 }
 
-fn held_out(id: &str) -> bool {
-    id.parse::<u32>().is_ok_and(|n| n % 5 == 0)
-}
-
 #[derive(Default, Clone, Copy)]
 struct Sum {
     n: usize,
@@ -208,18 +193,7 @@ fn main() {
         );
         std::process::exit(2);
     }
-    let dir = shared_path("bench/wcxb/dev");
-    let mut ids: Vec<String> = std::fs::read_dir(dir.join("ground-truth"))
-        .expect("read the WCXB ground truth")
-        .flatten()
-        .filter_map(|e| {
-            e.file_name()
-                .to_str()
-                .and_then(|n| n.strip_suffix(".json"))
-                .map(str::to_string)
-        })
-        .collect();
-    ids.sort();
+    let ids = wcxb_pages::ids(false);
     let mut results = BTreeMap::new();
     let mut sums: BTreeMap<(bool, String), Sum> = BTreeMap::new();
     let mut rows = Vec::new();
@@ -228,32 +202,20 @@ fn main() {
         if page.as_ref().is_some_and(|p| p != id) {
             continue;
         }
-        let gt: serde_json::Value = serde_json::from_str(
-            &std::fs::read_to_string(dir.join(format!("ground-truth/{id}.json"))).unwrap(),
-        )
-        .unwrap();
-        let ty = gt["_internal"]["page_type"]["primary"]
-            .as_str()
-            .unwrap_or("article");
-        let ty = if ty == "category" { "collection" } else { ty };
+        let gt = Page::load(id);
+        let ty = gt.page_type.as_str();
         if only_type.as_ref().is_some_and(|t| t != ty) {
             continue;
         }
-        let mut gz = flate2::read::GzDecoder::new(
-            std::fs::File::open(dir.join(format!("html/{id}.html.gz"))).unwrap(),
-        );
-        let mut bytes = Vec::new();
-        gz.read_to_end(&mut bytes).unwrap();
-        let s = String::from_utf8_lossy(&bytes);
-        let url = gt["url"].as_str().unwrap_or("");
+        let s = gt.html();
+        let url = gt.url.as_str();
         let t = Instant::now();
         let pred = html::to_text(&s, url);
         elapsed += t.elapsed().as_secs_f64();
         if page.is_some() {
             println!("{pred}");
         }
-        let truth = gt["ground_truth"]["main_content"].as_str().unwrap_or("");
-        let score = word_f1(&pred, truth);
+        let score = word_f1(&pred, &gt.truth);
         let hold = held_out(id);
         sums.entry((hold, ty.to_string())).or_default().add(score);
         sums.entry((hold, "all".to_string()))
@@ -264,10 +226,7 @@ fn main() {
         }
         if with_structure {
             let md = html::to_markdown(&s, url).markdown;
-            let truth_md = gt["ground_truth"]["main_content_markdown"]
-                .as_str()
-                .unwrap_or("");
-            let (th, ti) = structure(truth_md);
+            let (th, ti) = structure(&gt.truth_markdown);
             let (oh, oi) = structure(&md);
             let text = md.lines().map(words).collect::<Vec<_>>().join(" ");
             for key in [ty, "all"] {

@@ -13,12 +13,14 @@
 //! over pages as the benchmark's metric is. `EXAMPLES` lists that many blocks of each kind
 //! (most of their words lost), with the page id.
 
+#[path = "support/wcxb_pages.rs"]
+mod wcxb_pages;
+
 use std::collections::{BTreeMap, HashMap};
-use std::io::Read;
 
 use kerai_core::convert::html;
 use kerai_core::convert::html::extract::block_features;
-use kerai_core::shared_data::shared_path;
+use wcxb_pages::words;
 
 const REGIONS: [&str; 9] = [
     "nav",
@@ -36,13 +38,6 @@ const REGIONS: [&str; 9] = [
 const REGION_AT: usize = 4;
 const BOILERPLATE_AT: usize = 3;
 const FRAME_AT: usize = 45;
-
-fn words(s: &str) -> Vec<String> {
-    s.split(|c: char| !(c.is_alphanumeric() || c == '_'))
-        .filter(|w| !w.is_empty())
-        .map(str::to_lowercase)
-        .collect()
-}
 
 fn bag(s: &str) -> HashMap<String, i64> {
     let mut out = HashMap::new();
@@ -102,36 +97,13 @@ fn main() {
         std::process::exit(2);
     };
     let examples: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(0);
-    let dir = shared_path("bench/wcxb/dev");
-    let mut ids: Vec<String> = std::fs::read_dir(dir.join("ground-truth"))
-        .expect("read the WCXB ground truth")
-        .flatten()
-        .filter_map(|e| {
-            e.file_name()
-                .to_str()
-                .and_then(|n| n.strip_suffix(".json"))
-                .map(str::to_string)
-        })
-        .filter(|id| id.parse::<u32>().is_ok_and(|n| n % 5 != 0))
-        .collect();
-    ids.sort();
     let (mut missed, mut extra, mut pages) = (Losses::default(), Losses::default(), 0.0);
-    for id in ids {
-        let gt: serde_json::Value = serde_json::from_str(
-            &std::fs::read_to_string(dir.join(format!("ground-truth/{id}.json"))).unwrap(),
-        )
-        .unwrap();
-        if gt["_internal"]["page_type"]["primary"].as_str() != Some(ty) {
+    for id in wcxb_pages::ids(true) {
+        let gt = wcxb_pages::Page::load(&id);
+        if gt.page_type != *ty {
             continue;
         }
-        let url = gt["url"].as_str().unwrap_or("");
-        let truth = gt["ground_truth"]["main_content"].as_str().unwrap_or("");
-        let mut gz = flate2::read::GzDecoder::new(
-            std::fs::File::open(dir.join(format!("html/{id}.html.gz"))).unwrap(),
-        );
-        let mut bytes = Vec::new();
-        gz.read_to_end(&mut bytes).unwrap();
-        let page = String::from_utf8_lossy(&bytes);
+        let (url, truth, page) = (gt.url.as_str(), gt.truth.as_str(), gt.html());
         let pred = html::to_text(&page, url);
         let (blocks, open) = block_features(&page, url);
         let (gold, kept) = (bag(truth), bag(&pred));
