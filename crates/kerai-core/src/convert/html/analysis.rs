@@ -22,6 +22,8 @@ pub struct Analysis {
     pub body: NodeId,
     /// Whether the page's schema.org data says it is a discussion (see `declares_discussion`).
     pub discussion: bool,
+    /// Whether its metadata says it is one article, read once ([`Analysis::declares_article`]).
+    article: std::cell::OnceCell<bool>,
 }
 
 /// Boilerplate regions are not dropped when they hold at least this share of the page text
@@ -343,6 +345,14 @@ fn largest_hidden(
 }
 
 impl Analysis {
+    /// Whether the page's metadata (`og:type`, JSON-LD) says it is one article; the structured
+    /// data is read the first time only.
+    pub fn declares_article(&self, doc: &Document) -> bool {
+        *self
+            .article
+            .get_or_init(|| super::structured::structured_of(doc, None).declares_article())
+    }
+
     /// Computes the analysis of `doc`.
     pub fn new(doc: &Document) -> Analysis {
         let n = doc.nodes.len();
@@ -540,6 +550,7 @@ impl Analysis {
             raw,
             body,
             discussion,
+            article: std::cell::OnceCell::new(),
         }
     }
 

@@ -130,7 +130,7 @@ fn segment_by_rules(
             text > 0
                 && link as f64 >= LIST_PAGE_LINKS * text as f64
                 && cards >= LIST_PAGE_CARDS
-                && !super::structured::structured_of(doc, None).declares_article()
+                && !an.declares_article(doc)
         });
         super::filter::filter_main(&mut blocks, title.as_deref(), list_page);
         (blocks, list_page)
@@ -171,7 +171,7 @@ fn page_facts(
     super::block_model::PageFacts {
         kept_share: (kept as f32 / body as f32).min(1.0),
         link_density: an.link[an.body as usize] as f32 / body as f32,
-        article: super::structured::structured_of(doc, None).declares_article(),
+        article: an.declares_article(doc),
         discussion: an.discussion,
         list_page,
         long_paragraphs: super::block_model::long_paragraphs(blocks),
