@@ -229,15 +229,11 @@ BEGIN
     PERFORM set_config('citus.multi_shard_modify_mode', 'sequential', true);
     -- The full-text statistics of the chunks, as ANALYZE last gathered them here: kerai.search
     -- weighs words by them until kerai.refresh_search_statistics reads the shards' own.
-    INSERT INTO kerai.search_statistics (row_count, lexemes, frequencies, unlisted, shards)
-    SELECT c.reltuples, s.most_common_elems::text::text[],
-           (s.most_common_elem_freqs[1:cardinality(s.most_common_elems::text::text[])])::float8[],
-           s.most_common_elem_freqs[cardinality(s.most_common_elems::text::text[]) + 1] / 2, 0
+    PERFORM kerai._store_search_statistics(c.reltuples, s.most_common_elems::text::text[],
+               (s.most_common_elem_freqs[1:cardinality(s.most_common_elems::text::text[])])::float8[],
+               s.most_common_elem_freqs[cardinality(s.most_common_elems::text::text[]) + 1] / 2, 0)
       FROM pg_class c JOIN pg_stats s ON s.schemaname = 'kerai' AND s.tablename = 'chunks' AND s.attname = 'fts'
-     WHERE c.oid = 'kerai.chunks'::regclass AND c.reltuples > 0 AND s.most_common_elems IS NOT NULL
-        ON CONFLICT (only_row) DO UPDATE
-       SET row_count = EXCLUDED.row_count, lexemes = EXCLUDED.lexemes, frequencies = EXCLUDED.frequencies,
-           unlisted = EXCLUDED.unlisted, shards = EXCLUDED.shards, refreshed_at = EXCLUDED.refreshed_at;
+     WHERE c.oid = 'kerai.chunks'::regclass AND c.reltuples > 0 AND s.most_common_elems IS NOT NULL;
 
     CREATE TEMP TABLE kerai_distribute_keys ON COMMIT DROP AS
     SELECT format('kerai.%I', rel.relname) AS tbl, c.conname, pg_get_constraintdef(c.oid) AS def

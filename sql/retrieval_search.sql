@@ -72,6 +72,18 @@ BEGIN
 END
 $$;
 
+-- The one row of kerai.search_statistics, made or replaced (kerai.refresh_search_statistics,
+-- kerai.distribute).
+CREATE FUNCTION kerai._store_search_statistics(row_count float8, lexemes text[], frequencies float8[],
+                                               unlisted float8, shards integer) RETURNS void
+LANGUAGE sql AS $$
+    INSERT INTO kerai.search_statistics (row_count, lexemes, frequencies, unlisted, shards)
+    VALUES (row_count, lexemes, frequencies, unlisted, shards)
+        ON CONFLICT (only_row) DO UPDATE
+       SET row_count = EXCLUDED.row_count, lexemes = EXCLUDED.lexemes, frequencies = EXCLUDED.frequencies,
+           unlisted = EXCLUDED.unlisted, shards = EXCLUDED.shards, refreshed_at = EXCLUDED.refreshed_at
+$$;
+
 -- Merge the shards' statistics into kerai.search_statistics (a distributed kerai.chunks), or
 -- on one server ANALYZE kerai.chunks when asked. A lexeme's share is the shards' shares
 -- weighted by their rows; a shard that does not list it counts it at half its least listed
@@ -82,6 +94,11 @@ DECLARE
     distributed boolean := false;
     failed text;
     result jsonb;
+    row_count float8;
+    shards integer;
+    lexemes text[];
+    frequencies float8[];
+    unlisted float8;
 BEGIN
     IF to_regclass('pg_catalog.pg_dist_partition') IS NOT NULL THEN
         EXECUTE 'SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_dist_partition WHERE logicalrelid = ''kerai.chunks''::regclass)'
@@ -101,7 +118,6 @@ BEGIN
     SELECT string_agg(format('shard %s: %s', x.shardid, x.result), '; ') INTO failed
       FROM kerai_shard_statistics x WHERE NOT x.success;
     IF failed IS NOT NULL THEN
-        DROP TABLE kerai_shard_statistics;
         RAISE EXCEPTION 'kerai.refresh_search_statistics: could not read the statistics of every shard: %', failed
             USING ERRCODE = '55000', HINT = 'check that every worker is up, then call it again';
     END IF;
@@ -127,20 +143,17 @@ BEGIN
         SELECT array_agg(m.lexeme ORDER BY m.f DESC, m.lexeme) AS lexemes,
                array_agg(m.f ORDER BY m.f DESC, m.lexeme) AS frequencies, min(m.f) / 2 AS unlisted
           FROM merged m
-    ), made AS (
-        INSERT INTO kerai.search_statistics (row_count, lexemes, frequencies, unlisted, shards)
-        SELECT t.n, a.lexemes, a.frequencies, a.unlisted, t.shards
-          FROM total t CROSS JOIN agg a WHERE a.lexemes IS NOT NULL
-            ON CONFLICT (only_row) DO UPDATE
-           SET row_count = EXCLUDED.row_count, lexemes = EXCLUDED.lexemes, frequencies = EXCLUDED.frequencies,
-               unlisted = EXCLUDED.unlisted, shards = EXCLUDED.shards, refreshed_at = EXCLUDED.refreshed_at
     )
-    SELECT jsonb_build_object('distributed', true, 'analyzed', analyze_all, 'shards', t.shards,
-                              'rows', t.n, 'lexemes', coalesce(cardinality(a.lexemes), 0))
-      INTO result FROM total t CROSS JOIN agg a;
-    IF (result->>'lexemes')::integer = 0 THEN
+    SELECT t.n, t.shards, a.lexemes, a.frequencies, a.unlisted
+      INTO row_count, shards, lexemes, frequencies, unlisted
+      FROM total t CROSS JOIN agg a;
+    IF lexemes IS NULL THEN
         DELETE FROM kerai.search_statistics;
+    ELSE
+        PERFORM kerai._store_search_statistics(row_count, lexemes, frequencies, unlisted, shards);
     END IF;
+    result := jsonb_build_object('distributed', true, 'analyzed', analyze_all, 'shards', shards,
+                                 'rows', row_count, 'lexemes', coalesce(cardinality(lexemes), 0));
     DROP TABLE kerai_shard_weights;
     DROP TABLE kerai_shard_statistics;
     RETURN result;
@@ -532,11 +545,11 @@ $$;
 
 CREATE VIEW kerai.answer_citations AS
 SELECT ar.id AS request_id, ar.query, resp.response, cit.citation_order, cit.cited_text, cit.relevance_score,
-       coalesce((kerai._cited_version(cit.page_version_id)).url, cit.source_url) AS source_url,
-       (kerai._cited_version(cit.page_version_id)).scraped_at AS version_date, cit.page_version_id AS version_id,
+       coalesce(v.url, cit.source_url) AS source_url, v.scraped_at AS version_date, cit.page_version_id AS version_id,
        cit.chunk_id, ar.created_at AS asked_at
   FROM kerai.ai_requests ar
   JOIN kerai.ai_responses resp ON resp.request_id = ar.id
-  JOIN kerai.citations cit ON cit.request_id = resp.request_id AND cit.response_id = resp.id;
+  JOIN kerai.citations cit ON cit.request_id = resp.request_id AND cit.response_id = resp.id
+  LEFT JOIN LATERAL kerai._cited_version(cit.page_version_id) v ON true;
 COMMENT ON VIEW kerai.answer_citations IS
     'What each answer cited, in order, with the page version it came from (the seed''s full citation query).';

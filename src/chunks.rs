@@ -234,25 +234,21 @@ pub(crate) fn chunk_document(doc: pgrx::Uuid, options: default!(JsonB, "'{}'")) 
         .filter(|i| !before.contains_key(&ids[**i]))
         .count();
 
-    // Chunks an older version's document holds move to this one first.
-    let moved: Vec<pgrx::Uuid> = ids
-        .iter()
-        .filter(|id| held.holders.get(id).is_some_and(|d| *d != doc))
-        .copied()
-        .collect();
+    // Chunks an older version's document holds move to this one first; those whose text is
+    // the same keep their vectors and facts.
+    let (mut moved, mut kept) = (Vec::new(), Vec::new());
+    for (c, id) in chunks.iter().zip(&ids) {
+        if held.holders.get(id).is_some_and(|d| *d != doc) {
+            moved.push(*id);
+            if before.get(id) == Some(&c.content_hash) {
+                kept.push(*id);
+            }
+        }
+    }
     if !moved.is_empty() {
         let mut from: Vec<pgrx::Uuid> = moved.iter().map(|id| held.holders[id]).collect();
         from.sort_unstable_by_key(|u| *u.as_bytes());
         from.dedup();
-        let kept: Vec<pgrx::Uuid> = chunks
-            .iter()
-            .zip(&ids)
-            .filter(|(c, id)| {
-                held.holders.get(id).is_some_and(|d| *d != doc)
-                    && before.get(id) == Some(&c.content_hash)
-            })
-            .map(|(_, id)| *id)
-            .collect();
         chunk_moves::move_chunks(doc, &from, &moved, &kept);
     }
     upsert_chunks(doc, &prov, &chunks, &ids, &before);
