@@ -471,7 +471,58 @@ pub fn parse_reference_with(
         let runs = tagger::tag_with(m, text, &r);
         tagged::merge(&mut r, &tagged::read(text, &runs), fields);
     }
+    tidy_container(&mut r);
     r
+}
+
+/// A work's kind (`PhD thesis`, `Technical report TR-93`, `Preprint`, `2nd ed.`) where a
+/// container would be: not a container.
+static GENRE_RE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)^(?:(?:ph\.?\s?d\.?|doctoral|master'?s|m\.?\s?sc\.?|diploma|bachelor'?s|b\.?\s?sc\.?)\s+(?:thesis|dissertation)|(?:technical|tech\.?|research|internal)\s+(?:report|rep\.?|memo(?:randum)?|note)|(?:u\.?\s?s\.?a?\.?|european|uk|world)?\s*patent|preprint|personal\s+communication|unpublished|manuscript|\d+(?:st|nd|rd|th)\s+(?:ed\.?|edn\.?|edition))\b",
+    )
+    .unwrap_or_else(|e| unreachable!("{e}"))
+});
+
+/// `to appear` and the like after a container: the work's state, not the container's name.
+static NOT_YET_RE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)[\s,;.(]*\b(?:to\s+appear|in\s+press|forthcoming|accepted|submitted)\b[\s.)]*$",
+    )
+    .unwrap_or_else(|e| unreachable!("{e}"))
+});
+
+/// A publisher's name (`MIT Press`, `Springer-Verlag`, `John Wiley & Sons`).
+static PUBLISHER_RE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)\b(?:press|publishers?|publishing|publications|verlag|sons|books|wiley|addison[- ]wesley|mcgraw[- ]?hill|kluwer|springer|prentice[- ]hall|routledge|macmillan|elsevier|pergamon|longman)\b",
+    )
+    .unwrap_or_else(|e| unreachable!("{e}"))
+});
+
+/// Drops a container that names the work's kind, trims the work's state off its end, and
+/// moves a publisher read as the container of a work with no volume or issue to the publisher.
+fn tidy_container(r: &mut Reference) {
+    let Some(c) = r.container.as_deref() else {
+        return;
+    };
+    let trimmed = NOT_YET_RE.replace(c, "");
+    let trimmed = trimmed.trim();
+    if trimmed.is_empty() || GENRE_RE.is_match(trimmed) {
+        r.container = None;
+        return;
+    }
+    if r.publisher.is_none()
+        && r.volume.is_none()
+        && r.issue.is_none()
+        && trimmed.split_whitespace().count() <= 5
+        && PUBLISHER_RE.is_match(trimmed)
+    {
+        r.publisher = Some(trimmed.to_string());
+        r.container = None;
+        return;
+    }
+    r.container = Some(trimmed.to_string());
 }
 
 /// The end of a "same authors as above" mark at the head of `s`: two or more dashes or
@@ -744,6 +795,61 @@ mod tests {
         );
         assert_eq!(r.year, Some(1866));
         assert_eq!(r.location.as_deref(), Some("Leipzig"));
+    }
+
+    #[test]
+    fn a_containers_place_is_not_a_kind_a_state_or_a_publisher() {
+        let r = parse_reference_with(
+            "Reilly, W. S. (1996). Believable Emotional and Social Agents. Ph.D. thesis, School of Computer Science, Carnegie Mellon University.",
+            None,
+            &[],
+        );
+        assert_ne!(r.container.as_deref(), Some("Ph.D. thesis"));
+        let mut r = Reference {
+            container: Some("Applied Optics, to appear".into()),
+            ..Reference::default()
+        };
+        tidy_container(&mut r);
+        assert_eq!(r.container.as_deref(), Some("Applied Optics"));
+        for kind in [
+            "Technical Report TR93-04-03",
+            "US Patent",
+            "2nd ed.",
+            "Preprint",
+        ] {
+            let mut r = Reference {
+                container: Some(kind.into()),
+                ..Reference::default()
+            };
+            tidy_container(&mut r);
+            assert_eq!(r.container, None, "{kind}");
+        }
+        let mut r = Reference {
+            container: Some("MIT Press".into()),
+            ..Reference::default()
+        };
+        tidy_container(&mut r);
+        assert_eq!(
+            (r.container, r.publisher.as_deref()),
+            (None, Some("MIT Press"))
+        );
+        // A journal keeps its name, and a publisher's journal with a volume stays a container.
+        let mut r = Reference {
+            container: Some("Dissertation Abstracts International".into()),
+            ..Reference::default()
+        };
+        tidy_container(&mut r);
+        assert_eq!(
+            r.container.as_deref(),
+            Some("Dissertation Abstracts International")
+        );
+        let mut r = Reference {
+            container: Some("Oxford University Press Journal".into()),
+            volume: Some("3".into()),
+            ..Reference::default()
+        };
+        tidy_container(&mut r);
+        assert!(r.container.is_some() && r.publisher.is_none());
     }
 
     #[test]
