@@ -472,7 +472,40 @@ pub fn parse_reference_with(
         tagged::merge(&mut r, &tagged::read(text, &runs), fields);
     }
     tidy_container(&mut r);
+    join_title_split_at_comma(text, &mut r);
     r
+}
+
+/// A book's title holding commas (`A Study in Canon, Ritual, and Ideology (Oxford: …)`) read as
+/// a title and a container: a work with a publisher or place and no volume, issue or pages
+/// whose container follows its title after a comma, and names no venue (`Proceedings of …`,
+/// a number), has no container; it is the title's end.
+fn join_title_split_at_comma(text: &str, r: &mut Reference) {
+    let (Some(title), Some(container)) = (r.title.as_deref(), r.container.as_deref()) else {
+        return;
+    };
+    if r.volume.is_some()
+        || r.issue.is_some()
+        || r.pages.is_some()
+        || (r.publisher.is_none() && r.location.is_none())
+        || venue_like(container)
+    {
+        return;
+    }
+    let Some(at) = text.find(title) else {
+        return;
+    };
+    let after = &text[at + title.len()..];
+    let Some(rest) = after.trim_start().strip_prefix(',') else {
+        return;
+    };
+    let rest = rest.trim_start();
+    if !rest.starts_with(container) {
+        return;
+    }
+    let end = at + title.len() + (after.len() - rest.len()) + container.len();
+    r.title = Some(text[at..end].to_string());
+    r.container = None;
 }
 
 /// A work's kind (`PhD thesis`, `Technical report TR-93`, `Preprint`, `2nd ed.`) where a
@@ -850,6 +883,33 @@ mod tests {
         };
         tidy_container(&mut r);
         assert!(r.container.is_some() && r.publisher.is_none());
+    }
+
+    #[test]
+    fn a_books_title_split_at_a_comma_is_joined() {
+        let text = "Weber, William, The Rise of Musical Classics: A Study in Canon, Ritual, and Ideology (Oxford: Clarendon Press, 1992).";
+        let mut r = Reference {
+            title: Some("The Rise of Musical Classics: A Study in Canon".into()),
+            container: Some("Ritual, and Ideology".into()),
+            publisher: Some("Clarendon Press".into()),
+            ..Reference::default()
+        };
+        join_title_split_at_comma(text, &mut r);
+        assert_eq!(
+            r.title.as_deref(),
+            Some("The Rise of Musical Classics: A Study in Canon, Ritual, and Ideology")
+        );
+        assert_eq!(r.container, None);
+        // An article in a journal keeps its container.
+        let text = "Smith, J., A title, Journal of Things, 12, 1-9.";
+        let mut r = Reference {
+            title: Some("A title".into()),
+            container: Some("Journal of Things".into()),
+            volume: Some("12".into()),
+            ..Reference::default()
+        };
+        join_title_split_at_comma(text, &mut r);
+        assert_eq!(r.container.as_deref(), Some("Journal of Things"));
     }
 
     #[test]
