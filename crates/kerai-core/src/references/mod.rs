@@ -473,7 +473,36 @@ pub fn parse_reference_with(
     }
     tidy_container(&mut r);
     join_title_split_at_comma(text, &mut r);
+    join_place_in_title(text, &mut r);
     r
+}
+
+/// The text right after `field` follows `title` in `text` after a comma, as its end: the
+/// title with it, or None.
+fn title_with(text: &str, title: &str, field: &str) -> Option<String> {
+    let at = text.find(title)?;
+    let after = &text[at + title.len()..];
+    let rest = after.trim_start().strip_prefix(',')?.trim_start();
+    rest.starts_with(field).then(|| {
+        let end = at + title.len() + (after.len() - rest.len()) + field.len();
+        text[at..end].to_string()
+    })
+}
+
+/// An article's title that ends with a place (`… impact structure, Ontario, Canada. Meteoritics
+/// …`) read as the title and a place: a journal article (a container with a volume or pages, no
+/// publisher) has no place of publication, so a place right after the title is its end.
+fn join_place_in_title(text: &str, r: &mut Reference) {
+    let (Some(title), Some(place)) = (r.title.as_deref(), r.location.as_deref()) else {
+        return;
+    };
+    if r.container.is_none() || r.publisher.is_some() || (r.volume.is_none() && r.pages.is_none()) {
+        return;
+    }
+    if let Some(joined) = title_with(text, title, place) {
+        r.title = Some(joined);
+        r.location = None;
+    }
 }
 
 /// A book's title holding commas (`A Study in Canon, Ritual, and Ideology (Oxford: …)`) read as
@@ -492,20 +521,10 @@ fn join_title_split_at_comma(text: &str, r: &mut Reference) {
     {
         return;
     }
-    let Some(at) = text.find(title) else {
-        return;
-    };
-    let after = &text[at + title.len()..];
-    let Some(rest) = after.trim_start().strip_prefix(',') else {
-        return;
-    };
-    let rest = rest.trim_start();
-    if !rest.starts_with(container) {
-        return;
+    if let Some(joined) = title_with(text, title, container) {
+        r.title = Some(joined);
+        r.container = None;
     }
-    let end = at + title.len() + (after.len() - rest.len()) + container.len();
-    r.title = Some(text[at..end].to_string());
-    r.container = None;
 }
 
 /// A work's kind (`PhD thesis`, `Technical report TR-93`, `Preprint`, `2nd ed.`) where a
@@ -910,6 +929,34 @@ mod tests {
         };
         join_title_split_at_comma(text, &mut r);
         assert_eq!(r.container.as_deref(), Some("Journal of Things"));
+    }
+
+    #[test]
+    fn an_articles_title_ending_with_a_place_keeps_it() {
+        let text = "Dressler, B. O., Incipient melt formation at the Wanapitei impact structure, Ontario, Canada. Meteoritics and Planetary Science, v. 32, pp. 249-258. 1997.";
+        let mut r = Reference {
+            title: Some("Incipient melt formation at the Wanapitei impact structure".into()),
+            location: Some("Ontario, Canada".into()),
+            container: Some("Meteoritics and Planetary Science".into()),
+            volume: Some("32".into()),
+            ..Reference::default()
+        };
+        join_place_in_title(text, &mut r);
+        assert_eq!(
+            r.title.as_deref(),
+            Some("Incipient melt formation at the Wanapitei impact structure, Ontario, Canada")
+        );
+        assert_eq!(r.location, None);
+        // A book's place stays.
+        let text = "Lakoff, G. Metaphors We Live By, Chicago: University of Chicago Press, 2003.";
+        let mut r = Reference {
+            title: Some("Metaphors We Live By".into()),
+            location: Some("Chicago".into()),
+            publisher: Some("University of Chicago Press".into()),
+            ..Reference::default()
+        };
+        join_place_in_title(text, &mut r);
+        assert_eq!(r.location.as_deref(), Some("Chicago"));
     }
 
     #[test]
