@@ -472,6 +472,7 @@ pub fn parse_reference_with(
         tagged::merge(&mut r, &tagged::read(text, &runs), fields);
     }
     tidy_container(&mut r);
+    drop_leading_year(&mut r);
     join_title_split_at_comma(text, &mut r);
     join_place_in_title(text, &mut r);
     r
@@ -543,6 +544,20 @@ static NOT_YET_RE: LazyLock<Regex> = LazyLock::new(|| {
     )
     .unwrap_or_else(|e| unreachable!("{e}"))
 });
+
+/// A year and its stop at the head of a title (`2012. Seismic structure of …`).
+static LEADING_YEAR_RE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^\(?(?:1[5-9]|20)\d\d[a-z]?\)?[.,:]\s+").unwrap_or_else(|e| unreachable!("{e}"))
+});
+
+/// The entry's date read into the head of its title belongs to the date.
+fn drop_leading_year(r: &mut Reference) {
+    if let Some(t) = r.title.as_deref() {
+        if let Some(m) = LEADING_YEAR_RE.find(t) {
+            r.title = tidy(&t[m.end()..]);
+        }
+    }
+}
 
 /// A publisher's name (`MIT Press`, `Springer-Verlag`, `John Wiley & Sons`).
 static PUBLISHER_RE: LazyLock<Regex> = LazyLock::new(|| {
@@ -957,6 +972,26 @@ mod tests {
         };
         join_place_in_title(text, &mut r);
         assert_eq!(r.location.as_deref(), Some("Chicago"));
+    }
+
+    #[test]
+    fn a_year_at_the_head_of_a_title_is_the_date() {
+        let mut r = Reference {
+            title: Some("2012. Seismic structure of the lithosphere".into()),
+            ..Reference::default()
+        };
+        drop_leading_year(&mut r);
+        assert_eq!(
+            r.title.as_deref(),
+            Some("Seismic structure of the lithosphere")
+        );
+        // A title that opens with a year as a word keeps it.
+        let mut r = Reference {
+            title: Some("1984 and the making of a myth".into()),
+            ..Reference::default()
+        };
+        drop_leading_year(&mut r);
+        assert_eq!(r.title.as_deref(), Some("1984 and the making of a myth"));
     }
 
     #[test]
