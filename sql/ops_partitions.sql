@@ -119,10 +119,13 @@ LANGUAGE plpgsql AS $$
 DECLARE
     r record;
     old_row jsonb := to_jsonb(OLD);
-    first_key text := (SELECT a.attname FROM pg_index i JOIN pg_attribute a
-                           ON a.attrelid = i.indrelid AND a.attnum = i.indkey[0]
-                        WHERE i.indrelid = TG_RELID AND i.indisprimary);
+    first_key text;
 BEGIN
+    IF TG_NARGS = 1 THEN
+        first_key := (SELECT a.attname FROM pg_index i JOIN pg_attribute a
+                          ON a.attrelid = i.indrelid AND a.attnum = i.indkey[0]
+                       WHERE i.indrelid = TG_RELID AND i.indisprimary);
+    END IF;
     FOR r IN SELECT TG_ARGV[i] AS child_table, TG_ARGV[i + 1] AS child_column, TG_ARGV[i + 2] AS on_delete,
                     nullif(TG_ARGV[i + 3], '') AS group_column
                FROM generate_series(1, TG_NARGS - 4, 4) AS i
