@@ -4,6 +4,11 @@
 
 use unicode_normalization::UnicodeNormalization;
 
+/// Combining marks that may follow a letter inside a word (decomposed accents).
+pub fn is_mark(c: char) -> bool {
+    matches!(c, '\u{300}'..='\u{36F}' | '\u{1AB0}'..='\u{1AFF}' | '\u{1DC0}'..='\u{1DFF}' | '\u{20D0}'..='\u{20FF}' | '\u{FE20}'..='\u{FE2F}')
+}
+
 /// Letters that do not decompose into base + accent but have a usual ASCII spelling.
 fn fold_special(c: char) -> Option<&'static str> {
     Some(match c {
@@ -35,7 +40,7 @@ fn fold_special(c: char) -> Option<&'static str> {
 pub fn fold_diacritics(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.nfkd() {
-        if crate::citations::tokens::is_mark(c) {
+        if is_mark(c) {
             continue;
         }
         match fold_special(c) {

@@ -2,6 +2,8 @@
 //! numbers (digits with a letter suffix, as in `2012a`) and single punctuation marks.
 //! Offsets are absolute byte offsets into the text.
 
+use crate::keys::is_mark;
+
 /// What a token is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TokKind {
@@ -29,11 +31,6 @@ impl Tok<'_> {
     pub fn is_word(&self, w: &str) -> bool {
         self.kind == TokKind::Word && self.text.eq_ignore_ascii_case(w)
     }
-}
-
-/// Combining marks that may follow a letter inside a word (decomposed accents).
-pub fn is_mark(c: char) -> bool {
-    matches!(c, '\u{300}'..='\u{36F}' | '\u{1AB0}'..='\u{1AFF}' | '\u{1DC0}'..='\u{1DFF}' | '\u{20D0}'..='\u{20FF}' | '\u{FE20}'..='\u{FE2F}')
 }
 
 /// Characters that may join two parts of a word: apostrophes, hyphens, and the spacing accents
