@@ -134,7 +134,13 @@ pub fn main_roots(doc: &Document, an: &Analysis) -> Vec<NodeId> {
         if matches!(tag, Tag::Li | Tag::Td | Tag::Dd) && an.link_density(i) > 0.5 {
             continue;
         }
-        let s = 1.0 + an.commas[i as usize] as f64 + (len as f64 / 100.0).floor().min(3.0);
+        // A code block's commas separate arguments, not clauses: they say nothing of prose.
+        let commas = if tag == Tag::Pre {
+            0
+        } else {
+            an.commas[i as usize]
+        };
+        let s = 1.0 + commas as f64 + (len as f64 / 100.0).floor().min(3.0);
         add_score(doc, an, doc.node(i).parent, s, &mut score, &mut candidates);
     }
     let mut ranked: Vec<(f64, NodeId)> = Vec::with_capacity(candidates.len());

@@ -336,6 +336,37 @@ mod tests {
         assert!(text.contains("Take a tunnel tent"), "{text}");
     }
 
+    /// A reference page whose functions are documented in a definition list, followed by a long
+    /// code listing: the listing's commas are not prose, so it does not outweigh the functions.
+    #[test]
+    fn a_code_listings_commas_do_not_choose_the_content() {
+        let function = |name: &str| {
+            format!(
+                "<dl class='function'><dt>{name}(iterable, n)</dt><dd><p>Make an iterator that \
+                 returns {name} elements from the iterable, one at a time, until it is used up, \
+                 and then stops.</p><p>Roughly equivalent to the recipe below, with care taken \
+                 over empty input.</p></dd></dl>"
+            )
+        };
+        let functions: String = ["chain", "cycle", "islice", "repeat", "starmap", "tee"]
+            .iter()
+            .map(|n| function(n))
+            .collect();
+        let code = "def take(n, iterable, default=None, key=None, *rest):\n    return list(islice(iterable, n, default, key))\n".repeat(40);
+        let page = format!(
+            "<html><body><nav><a href='/'>Docs</a></nav><div class='body' role='main'>\
+             <section id='module'><h1>iterators</h1><p>This module implements a number of \
+             iterator building blocks.</p>\
+             <section id='functions'><h2>Functions</h2>{functions}</section>\
+             <section id='recipes'><h2>Recipes</h2><p>This section shows recipes for creating an \
+             extended toolset, using the existing tools as building blocks.</p>\
+             <div class='highlight'><pre>{code}</pre></div></section></section></div></body></html>"
+        );
+        let text = to_text(&page, "https://docs.example/library/iterators");
+        assert!(text.contains("returns starmap elements"), "{text}");
+        assert!(text.contains("def take"), "{text}");
+    }
+
     /// A shop grid whose cards put the product's name in a link inside the card's `<figure>`:
     /// the names are content; an article's figure caption and credit stay out.
     #[test]
