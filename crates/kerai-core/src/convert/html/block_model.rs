@@ -7,7 +7,7 @@
 //! category page's grid beside its description); what the rules kept stays. No feature names
 //! a site, a class word or a language.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use super::analysis::Analysis;
 use super::blocks::{Block, BlockKind, SectionType};
@@ -238,11 +238,19 @@ pub(crate) fn add_blocks(
     if !page.open() {
         return;
     }
+    // In a discussion, text already kept is not added again: it is a quoted post (see
+    // `filter_main`). Elsewhere a text may stand twice (a template's repeated paragraph).
+    let mut kept: HashSet<String> = blocks
+        .iter()
+        .filter(|b| b.main)
+        .map(|b| b.text.trim().to_string())
+        .collect();
     for (b, f) in blocks.iter_mut().zip(features) {
         if !b.main
             && f[FRAME] == 0.0
             && probability(weights(), f) >= ADD_PROBABILITY
             && !super::filter::is_furniture_text(b, title)
+            && (!page.discussion || kept.insert(b.text.trim().to_string()))
         {
             b.main = true;
             b.section_type = SectionType::Content;

@@ -132,7 +132,7 @@ fn segment_by_rules(
                 && cards >= LIST_PAGE_CARDS
                 && !an.declares_article(doc)
         });
-        super::filter::filter_main(&mut blocks, title.as_deref(), list_page);
+        super::filter::filter_main(&mut blocks, title.as_deref(), list_page, an.discussion);
         (blocks, list_page)
     };
     let (mut blocks, mut list_page) = run(&roots, None);
@@ -334,6 +334,40 @@ mod tests {
             format!("<html><body><div class='has-cookie-banner'>{thread}</div></body></html>");
         let text = to_text(&wrapped, "https://forum.example/t/tent");
         assert!(text.contains("Take a tunnel tent"), "{text}");
+    }
+
+    /// A forum thread (schema.org says so) whose opening post a reply quotes further down:
+    /// the quote is not kept twice. On a page that is not a discussion, text shown again far
+    /// apart stays (the same item in several plans of a menu).
+    #[test]
+    fn a_thread_keeps_a_quoted_post_once() {
+        let opening =
+            "We are walking the coast of Norway in June and want one tent for two people.";
+        let reply = |n: usize| {
+            format!(
+                "<div class='post'><p>Reply number {n}: a tunnel tent stands best in the wind, \
+                 and take pegs for sand as well as for rock, since the coast has both and the \
+                 ground changes from one night to the next.</p><p>Written by walker {n}.</p></div>"
+            )
+        };
+        let replies: String = (1..=6).map(reply).collect();
+        let thread = |schema: &str| {
+            format!(
+                "<html><head><script type='application/ld+json'>{{\"@type\": \"{schema}\"}}</script>\
+                 </head><body><main><h1>Which tent for a week in Norway?</h1>\
+                 <div class='post'><p>{opening}</p></div>{replies}\
+                 <div class='post'><blockquote><p>{opening}</p></blockquote>\
+                 <p>Did you choose one in the end? We go in July.</p></div></main></body></html>"
+            )
+        };
+        let text = to_text(
+            &thread("DiscussionForumPosting"),
+            "https://forum.example/t/tent",
+        );
+        assert_eq!(text.matches(opening).count(), 1, "{text}");
+        assert!(text.contains("Did you choose one in the end?"), "{text}");
+        let text = to_text(&thread("WebPage"), "https://forum.example/t/tent");
+        assert_eq!(text.matches(opening).count(), 2, "{text}");
     }
 
     /// A reference page whose functions are documented in a definition list, followed by a long

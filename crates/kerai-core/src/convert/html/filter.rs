@@ -235,10 +235,12 @@ pub(crate) const CARD_WORDS: usize = 4;
 /// Unmarks main blocks that are not content. On a list page (`list_page`: the main content
 /// is mostly link text, cards pointing to the items), link blocks of a few words or more
 /// are the cards and stay; elsewhere they are teasers of other pages and go.
-pub fn filter_main(blocks: &mut [Block], title: Option<&str>, list_page: bool) {
+pub fn filter_main(blocks: &mut [Block], title: Option<&str>, list_page: bool, discussion: bool) {
     let title_norm = title.map(normalized);
     // Repeats close together (a caption shown for the thumbnail and the enlarged image);
-    // repeats far apart can be real (the same menu item in several plans).
+    // repeats far apart can be real (the same menu item in several plans), except in a
+    // discussion (`discussion`: the page says it is a thread), where they are a quoted post,
+    // the opening post shown again above the replies, or a poster's title under each post.
     let mut seen: HashMap<String, usize> = HashMap::new();
     // Level of the furniture heading whose section is being dropped.
     let mut furniture_level: Option<u8> = None;
@@ -295,7 +297,10 @@ pub fn filter_main(blocks: &mut [Block], title: Option<&str>, list_page: bool) {
                 && title_norm.as_deref() == Some(norm.as_str()))
             || (norm.len() < 40 && FURNITURE.contains(&norm.as_str()))
             || is_dateline(&b.text)
-            || (norm.len() >= 20 && seen.insert(norm, i).is_some_and(|j| i - j <= REPEAT_WINDOW));
+            || (norm.len() >= 20
+                && seen
+                    .insert(norm, i)
+                    .is_some_and(|j| discussion || i - j <= REPEAT_WINDOW));
         if drop {
             b.main = false;
         }
