@@ -433,7 +433,9 @@ LANGUAGE sql VOLATILE AS $$
     -- In kerai.search's order, which settles equal scores by the full-text rank (not by the
     -- random chunk ids).
     SELECT coalesce(jsonb_agg(jsonb_build_object('chunk_id', s.chunk_id, 'content', s.content, 'score', s.score,
-                                                 'url', s.url, 'version_date', s.version_date)
+                                                 'url', s.url, 'version_date', s.version_date,
+                                                 'headings', concat_ws(E'\n', s.title,
+                                                                       array_to_string(s.heading_path, E'\n')))
                               ORDER BY s.i), '[]'::jsonb)
       FROM kerai.search(query, coalesce(k, (kerai.setting('answer_passages') #>> '{}')::integer), filters)
            WITH ORDINALITY AS s(chunk_id, content, score, fts_rank, vector_rank, url, title, heading_path,
@@ -468,7 +470,9 @@ BEGIN
     IF jsonb_array_length(hits) > 0 AND EXISTS (SELECT 1 FROM jsonb_array_elements(hits) h WHERE NOT h ? 'span') THEN
         spans := kerai._answer_spans(query,
                      (SELECT array_agg(h->>'content' ORDER BY o) FROM jsonb_array_elements(hits) WITH ORDINALITY AS x(h, o)),
-                     0)->'spans';
+                     0,
+                     (SELECT array_agg(h->>'headings' ORDER BY o) FROM jsonb_array_elements(hits) WITH ORDINALITY AS x(h, o))
+                 )->'spans';
         hits := (SELECT jsonb_agg(CASE WHEN h ? 'span' THEN h ELSE h || jsonb_build_object('span', spans->>(o::integer - 1)) END
                                   ORDER BY o)
                    FROM jsonb_array_elements(hits) WITH ORDINALITY AS x(h, o));
@@ -521,7 +525,9 @@ BEGIN
     -- The sentences that answer best, marked with their passage, and what each citation quotes
     -- (kerai._answer_spans: the paragraphs that answered); else the best passage's clean text.
     picked := kerai._answer_spans(query,
-                  (SELECT array_agg(h->>'content' ORDER BY o) FROM jsonb_array_elements(hits) WITH ORDINALITY AS x(h, o)));
+                  (SELECT array_agg(h->>'content' ORDER BY o) FROM jsonb_array_elements(hits) WITH ORDINALITY AS x(h, o)),
+                  3,
+                  (SELECT array_agg(h->>'headings' ORDER BY o) FROM jsonb_array_elements(hits) WITH ORDINALITY AS x(h, o)));
     hits := (SELECT jsonb_agg(h || jsonb_build_object('span', picked->'spans'->>(o::integer - 1)) ORDER BY o)
                FROM jsonb_array_elements(hits) WITH ORDINALITY AS x(h, o));
     text_out := coalesce(picked->>'answer',

@@ -2,38 +2,56 @@
 //! question, each marked with its passage number, for `kerai.answer` without a chat model;
 //! `kerai._answer_spans`: the same answer and what each passage's citation quotes.
 
-use kerai_core::retrieval::answer::{best_sentences, citation_spans, render, Picked};
+use kerai_core::retrieval::answer::{best_sentences_under, citation_spans_under, render, Picked};
 use pgrx::prelude::*;
 
-/// The passages as texts (NULL as empty) and the sentences picked from them.
+/// NULLs as empty texts.
+fn texts(values: Option<Vec<Option<String>>>) -> Vec<String> {
+    values
+        .unwrap_or_default()
+        .into_iter()
+        .map(Option::unwrap_or_default)
+        .collect()
+}
+
+/// The passages as texts, their headings (one text per passage, a heading per line) and the
+/// sentences picked from them.
 fn pick(
     question: &str,
     passages: Vec<Option<String>>,
+    headings: Option<Vec<Option<String>>>,
     max_sentences: i32,
-) -> (Vec<String>, Vec<Picked>) {
-    let texts: Vec<String> = passages
-        .into_iter()
-        .map(Option::unwrap_or_default)
-        .collect();
-    let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
-    let picked = best_sentences(question, &refs, max_sentences.clamp(0, 20) as usize);
-    (texts, picked)
+) -> (Vec<String>, Vec<String>, Vec<Picked>) {
+    let texts_of = texts(Some(passages));
+    let heads = texts(headings);
+    let refs: Vec<&str> = texts_of.iter().map(String::as_str).collect();
+    let head_refs: Vec<&str> = heads.iter().map(String::as_str).collect();
+    let picked = best_sentences_under(
+        question,
+        &refs,
+        &head_refs,
+        max_sentences.clamp(0, 20) as usize,
+    );
+    (texts_of, heads, picked)
 }
 
 /// Up to `max_sentences` sentences of `passages` (best-ranked first) with `[n]` after each;
-/// NULL when no sentence shares a content word with the question.
+/// NULL when no sentence shares a content word with the question. `headings[i]`, when given,
+/// holds passage `i`'s document title and heading path, one per line: such a line in the
+/// passage is a heading however long, and never answers.
 #[pg_extern(immutable, parallel_safe)]
 pub(crate) fn _extractive_answer(
     question: &str,
     passages: Vec<Option<String>>,
     max_sentences: default!(i32, 3),
+    headings: default!(Option<Vec<Option<String>>>, "NULL"),
 ) -> Option<String> {
-    let (_, picked) = pick(question, passages, max_sentences);
+    let (_, _, picked) = pick(question, passages, headings, max_sentences);
     (!picked.is_empty()).then(|| render(&picked))
 }
 
 /// `{"answer": text or null, "spans": [text, ...]}`: the extractive answer (as
-/// [`_extractive_answer`]; `max_sentences` 0 gives none) and, per passage, what its citation
+/// [`_extractive_answer`], `headings` too; `max_sentences` 0 gives none) and, per passage, what its citation
 /// quotes: the paragraphs that gave the answer's sentences, else the passage's paragraphs and
 /// list items without headings, navigation, tables or reference-list entries.
 #[pg_extern(immutable, parallel_safe)]
@@ -41,10 +59,12 @@ pub(crate) fn _answer_spans(
     question: &str,
     passages: Vec<Option<String>>,
     max_sentences: default!(i32, 3),
+    headings: default!(Option<Vec<Option<String>>>, "NULL"),
 ) -> pgrx::JsonB {
-    let (texts, picked) = pick(question, passages, max_sentences);
+    let (texts, heads, picked) = pick(question, passages, headings, max_sentences);
     let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
-    let spans = citation_spans(&picked, &refs);
+    let head_refs: Vec<&str> = heads.iter().map(String::as_str).collect();
+    let spans = citation_spans_under(&picked, &refs, &head_refs);
     let answer = (!picked.is_empty()).then(|| render(&picked));
     pgrx::JsonB(serde_json::json!({"answer": answer, "spans": spans}))
 }

@@ -108,6 +108,12 @@ SELECT kerai._extractive_answer('What does the good regulator theorem say?',
        ARRAY['Conant and Ashby (1970). Every good regulator of a system must be a model of that system. Journal.',
              'Older ideas anticipated this loop. The good regulator theorem says that every good regulator of a system must be a model of that system.']);
 SELECT kerai._extractive_answer('quantum chromodynamics', ARRAY['The lab opens at nine every morning.']) IS NULL AS no_answer;
+-- A paper's title longer than 20 words, kept in chunk text as a plain line: known as the
+-- passage's heading, it never answers.
+SELECT kerai._extractive_answer('Is vitamin D status linked to cardiovascular events in older adults?',
+         ARRAY[E'Vitamin D status and the risk of cardiovascular events in a cohort of older adults followed for ten years in three European countries and two cohorts\n\nIn older adults, a low level was linked to more heart attacks and strokes over the ten years.'],
+         1,
+         ARRAY['Vitamin D status and the risk of cardiovascular events in a cohort of older adults followed for ten years in three European countries and two cohorts']) AS answer;
 SELECT a->>'answer' AS answer FROM kerai.answer('zyxwvut qqqq', 2, '{"mode": "fts"}') a;
 SELECT kerai.answer('scanner', 2, '[]');
 

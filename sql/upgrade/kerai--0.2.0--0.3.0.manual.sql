@@ -368,3 +368,7 @@ UPDATE kerai.counter_deltas SET document_id = '00000000-0000-0000-0000-000000000
 ALTER TABLE kerai.counter_deltas ALTER COLUMN document_id SET NOT NULL,
     DROP CONSTRAINT counter_deltas_pkey, ADD PRIMARY KEY (document_id, id);
 DROP FUNCTION kerai._add_node_deltas(integer, text[], text[]);
+
+-- kerai._extractive_answer takes the passages' headings from 0.3.0 (src/answer.rs); the
+-- generated part makes the new signature, so 0.2.0's goes (it would make calls ambiguous).
+DROP FUNCTION kerai._extractive_answer(text, text[], integer);

@@ -62,12 +62,24 @@ fn is_sentence(s: &str) -> bool {
 /// The blocks of a passage that can answer: its paragraphs and list items, without headings,
 /// tables, navigation (a block mostly made of links or separated by `|`, `·`, `»`) or
 /// bibliography entries. Blocks are separated by blank lines, headings and list markers.
-fn answer_blocks(text: &str) -> Vec<String> {
+/// `headings` are the passage's known headings, one per line (its document's title and its
+/// heading path): a block that reads as one of them is a heading however long.
+fn answer_blocks(text: &str, headings: &str) -> Vec<String> {
+    let known: HashSet<String> = headings
+        .lines()
+        .map(heading_key)
+        .filter(|k| !k.is_empty())
+        .collect();
     let mut blocks: Vec<String> = Vec::new();
     let mut cur = String::new();
     let flush = |cur: &mut String, blocks: &mut Vec<String>| {
         let b = cur.trim();
-        if !b.is_empty() && !is_heading(b) && !is_navigation(b) && !is_bibliography_entry(b) {
+        if !b.is_empty()
+            && !is_heading(b)
+            && !known.contains(&heading_key(b))
+            && !is_navigation(b)
+            && !is_bibliography_entry(b)
+        {
             blocks.push(b.to_string());
         }
         cur.clear();
@@ -89,6 +101,15 @@ fn answer_blocks(text: &str) -> Vec<String> {
     }
     flush(&mut cur, &mut blocks);
     blocks
+}
+
+/// A heading compared by its words alone (case, markup and punctuation aside).
+fn heading_key(s: &str) -> String {
+    s.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// A block that is a heading: one line of at most 20 words that does not end a sentence
@@ -168,6 +189,17 @@ fn is_bibliography_entry(block: &str) -> bool {
 /// Up to `max` sentences of `passages` (best-ranked first) that answer `question`, best
 /// first. Empty when no sentence shares a content word with the question.
 pub fn best_sentences(question: &str, passages: &[&str], max: usize) -> Vec<Picked> {
+    best_sentences_under(question, passages, &[], max)
+}
+
+/// [`best_sentences`] knowing each passage's headings (`headings[i]`: passage `i`'s document
+/// title and heading path, one per line; missing or empty when unknown), which never answer.
+pub fn best_sentences_under(
+    question: &str,
+    passages: &[&str],
+    headings: &[&str],
+    max: usize,
+) -> Vec<Picked> {
     let q = terms(question);
     if q.is_empty() || max == 0 {
         return Vec::new();
@@ -175,7 +207,7 @@ pub fn best_sentences(question: &str, passages: &[&str], max: usize) -> Vec<Pick
     let mut candidates: Vec<(usize, String, HashSet<String>, usize)> = Vec::new();
     let mut blocks: Vec<String> = Vec::new();
     for (p, text) in passages.iter().enumerate() {
-        for b in answer_blocks(text) {
+        for b in answer_blocks(text, headings.get(p).copied().unwrap_or("")) {
             blocks.push(clean_block(&b));
             let block = blocks.len() - 1;
             for s in sentences(&b) {
@@ -277,6 +309,15 @@ fn clean_block(block: &str) -> String {
 /// passage as it is only when it has none. One text per passage, blocks separated by a blank
 /// line.
 pub fn citation_spans(picked: &[Picked], passages: &[&str]) -> Vec<String> {
+    citation_spans_under(picked, passages, &[])
+}
+
+/// [`citation_spans`] knowing each passage's headings (as [`best_sentences_under`]).
+pub fn citation_spans_under(
+    picked: &[Picked],
+    passages: &[&str],
+    headings: &[&str],
+) -> Vec<String> {
     passages
         .iter()
         .enumerate()
@@ -290,7 +331,10 @@ pub fn citation_spans(picked: &[Picked], passages: &[&str]) -> Vec<String> {
             if !mine.is_empty() {
                 return mine.join("\n\n");
             }
-            let all: Vec<String> = answer_blocks(text).iter().map(|b| clean_block(b)).collect();
+            let all: Vec<String> = answer_blocks(text, headings.get(i).copied().unwrap_or(""))
+                .iter()
+                .map(|b| clean_block(b))
+                .collect();
             if all.is_empty() {
                 text.trim().to_string()
             } else {
@@ -397,6 +441,27 @@ mod tests {
         assert!(is_navigation(
             "[Home](/) [About us](/about) [Contact](/contact)"
         ));
+    }
+
+    #[test]
+    fn a_long_title_known_as_a_heading_does_not_answer() {
+        // A paper's title of more than 20 words, kept in chunk text as a plain line.
+        let title = "Vitamin D status and the risk of cardiovascular events in a cohort of older \
+                     adults followed for ten years in three European countries and two cohorts";
+        let passage = format!(
+            "{title}\n\nIn older adults, a low level was linked to more heart attacks and \
+             strokes over the ten years."
+        );
+        let question = "Is vitamin D status linked to cardiovascular events in older adults?";
+        let blind = best_sentences(question, &[&passage], 1);
+        assert!(
+            blind[0].sentence.starts_with("Vitamin D status and"),
+            "{blind:?}"
+        );
+        let p = best_sentences_under(question, &[&passage], &[&format!("Cohort\n{title}")], 1);
+        assert!(p[0].sentence.starts_with("In older adults"), "{p:?}");
+        let spans = citation_spans_under(&[], &[&passage], &[title]);
+        assert!(spans[0].starts_with("In older adults"), "{spans:?}");
     }
 
     #[test]

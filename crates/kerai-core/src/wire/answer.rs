@@ -5,8 +5,8 @@
 use serde::{Deserialize, Serialize};
 
 /// A passage to answer from: a row of `kerai.search`. `kerai._answer_result` reads
-/// `chunk_id`, `url`, `version_date`, `content` and `score`; `kerai._answer_prompt` reads
-/// `content`.
+/// `chunk_id`, `url`, `version_date`, `content`, `score` and `headings`; `kerai._answer_prompt`
+/// reads `content`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Passage {
     pub chunk_id: String,
@@ -17,6 +17,10 @@ pub struct Passage {
     /// When the page's version was fetched (an ISO 8601 timestamp).
     #[serde(default)]
     pub version_date: Option<String>,
+    /// Its document's title and heading path, one per line: lines of the passage that are
+    /// headings, however long (a paper's title), and never what a citation quotes.
+    #[serde(default)]
+    pub headings: Option<String>,
 }
 
 /// A passage the answer cites, numbered as the answer's `[n]`.
@@ -56,12 +60,13 @@ mod tests {
     #[test]
     fn passages_keep_the_keys_the_sql_reads() {
         let p: Passage = serde_json::from_value(json!({"chunk_id": "c", "content": "t",
-            "score": 0.5, "url": "https://e.org/", "version_date": "2026-01-01T00:00:00+00:00"}))
+            "score": 0.5, "url": "https://e.org/", "version_date": "2026-01-01T00:00:00+00:00",
+            "headings": "A title\nA section"}))
         .unwrap();
         assert_eq!(
             serde_json::to_value(&p).unwrap(),
             json!({"chunk_id": "c", "content": "t", "score": 0.5, "url": "https://e.org/",
-                   "version_date": "2026-01-01T00:00:00+00:00"})
+                   "version_date": "2026-01-01T00:00:00+00:00", "headings": "A title\nA section"})
         );
     }
 
