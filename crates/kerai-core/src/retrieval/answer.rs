@@ -15,7 +15,7 @@ use std::collections::{HashMap, HashSet};
 
 /// How much a passage's rank discounts its sentences: the n-th passage (0-based) scores
 /// `1 / (1 + RANK_WEIGHT * n)` of the same sentence in the first.
-pub const RANK_WEIGHT: f64 = 0.25;
+pub const RANK_WEIGHT: f64 = 1.0;
 
 /// A sentence must score at least this share of the best one to join the answer.
 pub const RELATIVE_FLOOR: f64 = 0.6;
