@@ -22,8 +22,9 @@ pub struct Analysis {
     pub body: NodeId,
     /// Whether the page's schema.org data says it is a discussion (see `declares_discussion`).
     pub discussion: bool,
-    /// Whether its metadata says it is one article, read once ([`Analysis::declares_article`]).
-    article: std::cell::OnceCell<bool>,
+    /// Whether its metadata says it is one article, and whether its JSON-LD does, read once
+    /// ([`Analysis::declares_article`]).
+    article: std::cell::OnceCell<(bool, bool)>,
 }
 
 /// Boilerplate regions are not dropped when they hold at least this share of the page text
@@ -348,9 +349,20 @@ impl Analysis {
     /// Whether the page's metadata (`og:type`, JSON-LD) says it is one article; the structured
     /// data is read the first time only.
     pub fn declares_article(&self, doc: &Document) -> bool {
-        *self
-            .article
-            .get_or_init(|| super::structured::structured_of(doc, None).declares_article())
+        self.article_claims(doc).0
+    }
+
+    /// Whether the page's JSON-LD says it is one article (`og:type` alone does not: WordPress
+    /// sets it on category and shop pages too).
+    pub fn declares_article_in_json_ld(&self, doc: &Document) -> bool {
+        self.article_claims(doc).1
+    }
+
+    fn article_claims(&self, doc: &Document) -> (bool, bool) {
+        *self.article.get_or_init(|| {
+            let data = super::structured::structured_of(doc, None);
+            (data.declares_article(), data.declares_article_in_json_ld())
+        })
     }
 
     /// Computes the analysis of `doc`.

@@ -130,7 +130,9 @@ fn segment_by_rules(
             text > 0
                 && link as f64 >= LIST_PAGE_LINKS * text as f64
                 && cards >= LIST_PAGE_CARDS
-                && !an.declares_article(doc)
+                && (!an.declares_article(doc)
+                    || (link as f64 >= LIST_PAGE_ALL_LINKS * text as f64
+                        && !an.declares_article_in_json_ld(doc)))
         });
         super::filter::filter_main(&mut blocks, title.as_deref(), list_page, an.discussion);
         (blocks, list_page)
@@ -207,6 +209,11 @@ const LIST_PAGE_LINKS: f64 = 0.5;
 
 /// ... and at least this many cards.
 const LIST_PAGE_CARDS: usize = 5;
+
+/// Main content with at least this share of link text is a list page even when `og:type`
+/// says article (WordPress's default on category and shop pages); JSON-LD that says article
+/// still wins.
+const LIST_PAGE_ALL_LINKS: f64 = 0.9;
 
 /// Main content shorter than this (non-whitespace characters) triggers the fallback...
 const FALLBACK_MIN_CHARS: u32 = 150;
@@ -665,6 +672,21 @@ mod list_page_tests {
             assert!(text.contains(h), "{h} missing: {text}");
         }
         assert!(!text.contains("About us"), "{text}");
+    }
+
+    #[test]
+    fn a_shop_category_that_og_calls_an_article_keeps_its_cards() {
+        // WordPress sets `og:type` article on every page; a grid of nothing but links is a
+        // list page still.
+        let page = format!(
+            "<html><head><meta property='og:type' content='article'></head><body>\
+             <main><h1>Latest news</h1><div class='grid'>{}</div></main></body></html>",
+            cards()
+        );
+        let text = to_text(&page, "https://news.example/");
+        for h in HEADLINES {
+            assert!(text.contains(h), "{h} missing: {text}");
+        }
     }
 
     #[test]
