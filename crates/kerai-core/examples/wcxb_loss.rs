@@ -150,11 +150,14 @@ fn main() {
                 losses.add(&kind, lost as f64 / n, example);
             }
         }
-        missed.add(
-            "noblock",
-            lacking.values().sum::<i64>() as f64 / gold_n,
-            None,
-        );
+        let noblock = lacking.values().sum::<i64>() as f64 / gold_n;
+        if std::env::var_os("KERAI_SHOW_NOBLOCK").is_some() && noblock > 0.2 {
+            let mut words: Vec<_> = lacking.iter().collect();
+            words.sort_by_key(|(_, n)| -**n);
+            let top: Vec<_> = words.iter().take(12).map(|(w, _)| w.as_str()).collect();
+            eprintln!("noblock {id} {noblock:.2} (body {} words) {}", blocks.len(), top.join(" "));
+        }
+        missed.add("noblock", noblock, None);
     }
     missed.print("ground-truth words missed", pages, examples);
     extra.print("words kept that the ground truth lacks", pages, examples);

@@ -561,6 +561,9 @@ pub fn scan(v: &str) -> ClassInfo {
     for mat in m.ac.find_overlapping_iter(v) {
         let meaning = m.meanings[mat.pattern().as_usize()];
         let (s, e) = (mat.start(), mat.end());
+        if in_variant_utility(v, s, e) {
+            continue;
+        }
         let word_start = s == 0 || !is_alnum(b.get(s - 1));
         let word_end = !is_alnum(b.get(e));
         info.marker |= meaning.marker;
@@ -609,6 +612,17 @@ pub fn scan(v: &str) -> ClassInfo {
     info
 }
 
+/// Whether the class token around `s..e` is a utility with a variant (Tailwind's
+/// `print:break-inside-avoid`, `lg:sticky`, `[&>*]:mx-0`): it says how the element looks on
+/// some screen or state, not what the element is.
+fn in_variant_utility(v: &str, s: usize, e: usize) -> bool {
+    let start = v[..s].rfind(|c: char| c.is_ascii_whitespace()).map_or(0, |i| i + 1);
+    let end = v[e..]
+        .find(|c: char| c.is_ascii_whitespace())
+        .map_or(v.len(), |i| e + i);
+    v[start..end].contains(':')
+}
+
 /// Whether a class/id value names the article body itself (see [`ClassInfo::marker`]).
 pub fn is_content_marker(v: &str) -> bool {
     scan(v).marker
@@ -633,6 +647,8 @@ mod tests {
         assert_eq!(scan("social-media-embed").region, Region::None);
         assert_eq!(scan("ad-slot").region, Region::Ad);
         assert_eq!(scan("loaded").region, Region::None);
+        assert_eq!(scan("mx-0 print:break-inside-avoid").region, Region::None);
+        assert_eq!(scan("lg:sidebar-open site-footer").region, Region::Footer);
         assert_eq!(scan("grid-container next-prev").region, Region::Navigation);
         assert_eq!(
             scan("InlineImage-imageEmbedCaption").region,
