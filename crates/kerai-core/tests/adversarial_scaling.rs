@@ -243,7 +243,25 @@ const SHAPES: &[Shape] = &[
         text: |n| repeat_to("(((([[[[\"\"''....]]))", n),
         html: |n| format!("<p>{}</p>", repeat_to("(((([[[[&quot;''....]]))", n)),
     },
+    // React's streamed rendering, moved into place before parsing: placeholders whose
+    // fallbacks never close, each with its segment and script call.
+    Shape {
+        name: "streamed segments with unclosed fallbacks",
+        n: 4_000,
+        text: |n| (0..n).map(|i| format!("- part {i}\n")).collect(),
+        html: streamed_segments,
+    },
 ];
+
+fn streamed_segments(n: usize) -> String {
+    let holes: String = (0..n)
+        .map(|i| format!("<p><!--$?--><template id=\"B:{i}\"></template>wait"))
+        .collect();
+    let segments: String = (0..n)
+        .map(|i| format!("<div hidden id=\"S:{i}\"><p>part {i}</p></div><script>$RC(\"B:{i}\",\"S:{i}\")</script>"))
+        .collect();
+    format!("{holes}{segments}")
+}
 
 fn check_shape(shape: &Shape) {
     let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
@@ -339,4 +357,9 @@ fn deep_nesting_moved_by_the_adoption_agency() {
 #[test]
 fn runs_of_brackets_quotes_and_dots() {
     check_shape(&SHAPES[8]);
+}
+
+#[test]
+fn streamed_segments_with_unclosed_fallbacks() {
+    check_shape(&SHAPES[9]);
 }

@@ -19,6 +19,7 @@ pub mod minhash;
 pub mod score;
 pub mod shell;
 pub mod source_records;
+mod streamed;
 pub mod structured;
 pub mod table;
 

@@ -9,8 +9,10 @@ const SHELL_CHARS: usize = 200;
 /// ... when opening its `<noscript>` elements brings at least this many.
 const OPENED_CHARS: usize = 500;
 
-/// The parsed page; a shell is parsed again with its `<noscript>` elements opened.
+/// The parsed page: streamed segments are moved into place first (see `streamed`), and a
+/// shell is parsed again with its `<noscript>` elements opened.
 pub fn parse_page(html: &str) -> Document {
+    let html = &super::streamed::place_segments(html);
     let doc = parse(html);
     if !has_noscript(html) {
         return doc;
