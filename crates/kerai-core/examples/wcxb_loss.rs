@@ -155,7 +155,11 @@ fn main() {
             let mut words: Vec<_> = lacking.iter().collect();
             words.sort_by_key(|(_, n)| -**n);
             let top: Vec<_> = words.iter().take(12).map(|(w, _)| w.as_str()).collect();
-            eprintln!("noblock {id} {noblock:.2} (body {} words) {}", blocks.len(), top.join(" "));
+            eprintln!(
+                "noblock {id} {noblock:.2} ({} blocks) {}",
+                blocks.len(),
+                top.join(" ")
+            );
         }
         missed.add("noblock", noblock, None);
     }

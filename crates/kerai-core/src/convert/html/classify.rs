@@ -616,7 +616,9 @@ pub fn scan(v: &str) -> ClassInfo {
 /// `print:break-inside-avoid`, `lg:sticky`, `[&>*]:mx-0`): it says how the element looks on
 /// some screen or state, not what the element is.
 fn in_variant_utility(v: &str, s: usize, e: usize) -> bool {
-    let start = v[..s].rfind(|c: char| c.is_ascii_whitespace()).map_or(0, |i| i + 1);
+    let start = v[..s]
+        .rfind(|c: char| c.is_ascii_whitespace())
+        .map_or(0, |i| i + 1);
     let end = v[e..]
         .find(|c: char| c.is_ascii_whitespace())
         .map_or(v.len(), |i| e + i);
