@@ -464,15 +464,16 @@ DECLARE
     cites jsonb;
     req uuid;
     spans jsonb;
+    contents text[];
+    headings text[];
 BEGIN
     -- What each citation quotes: a clean span of its passage (kerai._answer_spans), for the
     -- passages that come without one (a chat answer, the CLI's chat path).
     IF jsonb_array_length(hits) > 0 AND EXISTS (SELECT 1 FROM jsonb_array_elements(hits) h WHERE NOT h ? 'span') THEN
-        spans := kerai._answer_spans(query,
-                     (SELECT array_agg(h->>'content' ORDER BY o) FROM jsonb_array_elements(hits) WITH ORDINALITY AS x(h, o)),
-                     0,
-                     (SELECT array_agg(h->>'headings' ORDER BY o) FROM jsonb_array_elements(hits) WITH ORDINALITY AS x(h, o))
-                 )->'spans';
+        SELECT array_agg(h->>'content' ORDER BY o), array_agg(h->>'headings' ORDER BY o)
+          INTO contents, headings
+          FROM jsonb_array_elements(hits) WITH ORDINALITY AS x(h, o);
+        spans := kerai._answer_spans(query, contents, 0, headings)->'spans';
         hits := (SELECT jsonb_agg(CASE WHEN h ? 'span' THEN h ELSE h || jsonb_build_object('span', spans->>(o::integer - 1)) END
                                   ORDER BY o)
                    FROM jsonb_array_elements(hits) WITH ORDINALITY AS x(h, o));
@@ -511,6 +512,8 @@ DECLARE
     chat jsonb;
     picked jsonb;
     text_out text;
+    contents text[];
+    headings text[];
 BEGIN
     IF jsonb_array_length(hits) = 0 THEN
         RETURN kerai._answer_result(query, hits, 'No passage in the corpus answers this question.', 'extractive',
@@ -524,10 +527,10 @@ BEGIN
     END IF;
     -- The sentences that answer best, marked with their passage, and what each citation quotes
     -- (kerai._answer_spans: the paragraphs that answered); else the best passage's clean text.
-    picked := kerai._answer_spans(query,
-                  (SELECT array_agg(h->>'content' ORDER BY o) FROM jsonb_array_elements(hits) WITH ORDINALITY AS x(h, o)),
-                  3,
-                  (SELECT array_agg(h->>'headings' ORDER BY o) FROM jsonb_array_elements(hits) WITH ORDINALITY AS x(h, o)));
+    SELECT array_agg(h->>'content' ORDER BY o), array_agg(h->>'headings' ORDER BY o)
+      INTO contents, headings
+      FROM jsonb_array_elements(hits) WITH ORDINALITY AS x(h, o);
+    picked := kerai._answer_spans(query, contents, 3, headings);
     hits := (SELECT jsonb_agg(h || jsonb_build_object('span', picked->'spans'->>(o::integer - 1)) ORDER BY o)
                FROM jsonb_array_elements(hits) WITH ORDINALITY AS x(h, o));
     text_out := coalesce(picked->>'answer',

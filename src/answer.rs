@@ -6,33 +6,27 @@ use kerai_core::retrieval::answer::{best_sentences_under, citation_spans_under, 
 use pgrx::prelude::*;
 
 /// NULLs as empty texts.
-fn texts(values: Option<Vec<Option<String>>>) -> Vec<String> {
-    values
-        .unwrap_or_default()
-        .into_iter()
-        .map(Option::unwrap_or_default)
-        .collect()
+fn texts(values: Vec<Option<String>>) -> Vec<String> {
+    values.into_iter().map(Option::unwrap_or_default).collect()
 }
 
-/// The passages as texts, their headings (one text per passage, a heading per line) and the
-/// sentences picked from them.
-fn pick(
+/// The sentences of `passages` picked for `question`, and the views of the passages and their
+/// headings (one text per passage, a heading per line) they were picked from.
+fn pick<'a>(
     question: &str,
-    passages: Vec<Option<String>>,
-    headings: Option<Vec<Option<String>>>,
+    passages: &'a [String],
+    headings: &'a [String],
     max_sentences: i32,
-) -> (Vec<String>, Vec<String>, Vec<Picked>) {
-    let texts_of = texts(Some(passages));
-    let heads = texts(headings);
-    let refs: Vec<&str> = texts_of.iter().map(String::as_str).collect();
-    let head_refs: Vec<&str> = heads.iter().map(String::as_str).collect();
+) -> (Vec<Picked>, Vec<&'a str>, Vec<&'a str>) {
+    let refs: Vec<&str> = passages.iter().map(String::as_str).collect();
+    let head_refs: Vec<&str> = headings.iter().map(String::as_str).collect();
     let picked = best_sentences_under(
         question,
         &refs,
         &head_refs,
         max_sentences.clamp(0, 20) as usize,
     );
-    (texts_of, heads, picked)
+    (picked, refs, head_refs)
 }
 
 /// Up to `max_sentences` sentences of `passages` (best-ranked first) with `[n]` after each;
@@ -46,7 +40,8 @@ pub(crate) fn _extractive_answer(
     max_sentences: default!(i32, 3),
     headings: default!(Option<Vec<Option<String>>>, "NULL"),
 ) -> Option<String> {
-    let (_, _, picked) = pick(question, passages, headings, max_sentences);
+    let (passages, headings) = (texts(passages), texts(headings.unwrap_or_default()));
+    let (picked, _, _) = pick(question, &passages, &headings, max_sentences);
     (!picked.is_empty()).then(|| render(&picked))
 }
 
@@ -61,9 +56,8 @@ pub(crate) fn _answer_spans(
     max_sentences: default!(i32, 3),
     headings: default!(Option<Vec<Option<String>>>, "NULL"),
 ) -> pgrx::JsonB {
-    let (texts, heads, picked) = pick(question, passages, headings, max_sentences);
-    let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
-    let head_refs: Vec<&str> = heads.iter().map(String::as_str).collect();
+    let (passages, headings) = (texts(passages), texts(headings.unwrap_or_default()));
+    let (picked, refs, head_refs) = pick(question, &passages, &headings, max_sentences);
     let spans = citation_spans_under(&picked, &refs, &head_refs);
     let answer = (!picked.is_empty()).then(|| render(&picked));
     pgrx::JsonB(serde_json::json!({"answer": answer, "spans": spans}))
