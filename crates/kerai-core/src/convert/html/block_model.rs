@@ -238,19 +238,21 @@ pub(crate) fn add_blocks(
     if !page.open() {
         return;
     }
-    // In a discussion, text already kept is not added again: it is a quoted post (see
-    // `filter_main`). Elsewhere a text may stand twice (a template's repeated paragraph).
+    // In a discussion, text already kept is not added again: it is a quoted post (the repeat
+    // `filter_main` drops, by the same key). Elsewhere a text may stand twice (a template's
+    // repeated paragraph).
     let mut kept: HashSet<String> = blocks
         .iter()
         .filter(|b| b.main)
-        .map(|b| b.text.trim().to_string())
+        .filter_map(|b| super::filter::repeat_key(&b.text))
         .collect();
     for (b, f) in blocks.iter_mut().zip(features) {
         if !b.main
             && f[FRAME] == 0.0
             && probability(weights(), f) >= ADD_PROBABILITY
             && !super::filter::is_furniture_text(b, title)
-            && (!page.discussion || kept.insert(b.text.trim().to_string()))
+            && (!page.discussion
+                || super::filter::repeat_key(&b.text).is_none_or(|k| kept.insert(k)))
         {
             b.main = true;
             b.section_type = SectionType::Content;

@@ -158,6 +158,15 @@ fn is_date_word(w: &str) -> bool {
     lexicon::is_month_or_abbreviation(w) || lexicon::is_weekday(w) || DATE_WORDS.contains(&w)
 }
 
+/// Normalised texts shorter than this never count as a repeat (a price, "Reply", a date).
+const REPEAT_MIN_CHARS: usize = 20;
+
+/// The key two blocks share when one repeats the other: words only, lower case; None for a
+/// text too short to count as a repeat.
+pub(crate) fn repeat_key(text: &str) -> Option<String> {
+    Some(normalized(text)).filter(|n| n.len() >= REPEAT_MIN_CHARS)
+}
+
 fn normalized(s: &str) -> String {
     s.split(|c: char| !c.is_alphanumeric())
         .filter(|w| !w.is_empty())
@@ -297,7 +306,7 @@ pub fn filter_main(blocks: &mut [Block], title: Option<&str>, list_page: bool, d
                 && title_norm.as_deref() == Some(norm.as_str()))
             || (norm.len() < 40 && FURNITURE.contains(&norm.as_str()))
             || is_dateline(&b.text)
-            || (norm.len() >= 20
+            || (norm.len() >= REPEAT_MIN_CHARS
                 && seen
                     .insert(norm, i)
                     .is_some_and(|j| discussion || i - j <= REPEAT_WINDOW));
