@@ -148,7 +148,8 @@ COMMENT ON FUNCTION kerai.detect_citations(text) IS
 COMMENT ON FUNCTION kerai.parse_reference(text) IS
     'One bibliography entry as fields: `{authors, editors, year, year_suffix, title, container, volume, issue, '
     'pages, publisher, location, doi, url, arxiv, isbn}`, people as `[{family, given}]`, null for what the entry '
-    'does not say.';
+    'does not say; `same_authors_as_before: true` when it opens with a run of dashes standing for the authors '
+    'of the entry before it.';
 
 COMMENT ON FUNCTION kerai.split_bibliography(text) IS
     'A references section (numbered or not; one entry per line, per paragraph, or wrapped over lines) split '

@@ -295,7 +295,7 @@ BEGIN
         FOR key IN SELECT kerai.split_bibliography(e.content) LOOP
             parsed := kerai.parse_reference(key);
             IF jsonb_array_length(parsed->'authors') = 0 AND prev_authors IS NOT NULL
-               AND key ~ '^\s*(\[\d+\]|\d+[.)])?\s*[-_\u2010-\u2015\u2212]{2,}' THEN
+               AND coalesce((parsed->>'same_authors_as_before')::boolean, false) THEN
                 parsed := jsonb_set(parsed, '{authors}', prev_authors);
             END IF;
             IF jsonb_array_length(parsed->'authors') > 0 THEN

@@ -73,6 +73,10 @@ pub struct Reference {
     pub url: Option<String>,
     pub arxiv: Option<String>,
     pub isbn: Option<String>,
+    /// The entry opens with a "same authors as above" mark (`———.`, `---`, `______ .`): its
+    /// authors are the entry's before it, which a bibliography fills in.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub same_authors_as_before: bool,
 }
 
 static SPACE_BEFORE_PUNCT_RE: LazyLock<Regex> =
@@ -514,6 +518,7 @@ pub(crate) fn parse_by_rules(text: &str) -> Reference {
     let mut pos = 0;
     if let Some(end) = same_authors_mark(main) {
         pos = end;
+        r.same_authors_as_before = true;
     } else {
         match parse_names(main, 0, main.len()) {
             Some(n) => {
@@ -752,6 +757,9 @@ mod tests {
     fn a_dash_for_the_same_authors_is_not_the_title() {
         let r = parse_reference("———. 1836. Tales of a Grandfather. Edinburgh: R. Cadell.");
         assert!(r.authors.is_empty());
+        assert!(r.same_authors_as_before);
+        assert!(!parse_reference("Scott, W. 1836. Tales.").same_authors_as_before);
+        assert!(parse_reference("[4] ---. 1999. Later work.").same_authors_as_before);
         assert_eq!(r.year, Some(1836));
         assert_eq!(r.title.as_deref(), Some("Tales of a Grandfather"));
         assert_eq!(r.location.as_deref(), Some("Edinburgh"));
