@@ -101,7 +101,7 @@ fn segment_by_rules(
     main_only: bool,
 ) -> (Vec<Block>, Option<String>, Resolver, Vec<u32>, bool) {
     crate::interrupt::check();
-    let roots = main_roots(doc, an);
+    let roots = widen_to_main(doc, an, main_roots(doc, an));
     crate::interrupt::check();
     let resolver = Resolver::new(doc, url);
     let title = title_of(doc, an);
@@ -159,6 +159,35 @@ fn segment_by_rules(
         }
     }
     (blocks, title, resolver, used, list_page)
+}
+
+/// The page's one `<main>` is taken instead of the containers chosen inside it when they hold
+/// under this share of its text (and it is under half link text), on a page whose metadata
+/// does not say it is one article: a service or product page's sibling sections (features,
+/// plans, an FAQ) are all its content, and the markup says where that content is.
+const MAIN_SHARE: f64 = 0.7;
+
+/// `roots`, or the page's one `<main>` that holds them (see [`MAIN_SHARE`]).
+fn widen_to_main(doc: &Document, an: &Analysis, roots: Vec<u32>) -> Vec<u32> {
+    if an.declares_article(doc) {
+        return roots;
+    }
+    let mains: Vec<u32> = (0..doc.nodes.len() as u32)
+        .filter(|&i| doc.tag(i) == Some(Tag::Main))
+        .collect();
+    let [m] = mains[..] else { return roots };
+    let end = doc.subtree_end(m);
+    if roots.is_empty() || !roots.iter().all(|&r| m < r && r < end) {
+        return roots;
+    }
+    let kept: u32 = roots.iter().map(|&r| an.text[r as usize]).sum();
+    let main_text = an.text[m as usize];
+    let link = an.link[m as usize];
+    if (kept as f64) < MAIN_SHARE * main_text as f64 && (link as f64) < 0.5 * main_text as f64 {
+        vec![m]
+    } else {
+        roots
+    }
 }
 
 /// What the block model needs to know of the page after the rules ran.
@@ -701,5 +730,48 @@ mod list_page_tests {
         let text = to_text(&page, "https://news.example/storm");
         assert!(text.contains("sea wall"), "{text}");
         assert!(!text.contains("bread prize"), "{text}");
+    }
+}
+
+#[cfg(test)]
+mod main_tests {
+    use super::super::analysis::Analysis;
+    use super::super::dom::{parse, Tag};
+    use super::widen_to_main;
+
+    /// A service page: a grid of feature cards, then an FAQ list (`<ul>`) the rules may choose.
+    fn service(head: &str, cards: usize) -> String {
+        let card = "<div class='card'><h3>Reports</h3><p>See which emails bring sales, and why. \
+                    It takes a minute to set up.</p></div>";
+        let answer = "Yes. Every plan includes the sending infrastructure, the list tools and the \
+                      support team, and you can move between plans at any time. ";
+        let faq: String = (1..=4)
+            .map(|i| format!("<li><h3>Question {i}</h3><p>{answer}</p></li>"))
+            .collect();
+        format!(
+            "<html><head>{head}</head><body><header><a href='/'>Home</a></header><main>\
+             <section><h2>Features</h2>{}</section><section><ul>{faq}</ul></section></main>\
+             <footer>Company</footer></body></html>",
+            card.repeat(cards)
+        )
+    }
+
+    fn widened(page: &str) -> bool {
+        let doc = parse(page);
+        let an = Analysis::new(&doc);
+        let find = |tag| (0..doc.nodes.len() as u32).find(|&i| doc.tag(i) == Some(tag));
+        let (main, ul) = (find(Tag::Main).unwrap(), find(Tag::Ul).unwrap());
+        widen_to_main(&doc, &an, vec![ul]) == [main]
+    }
+
+    #[test]
+    fn the_main_element_holds_a_service_pages_sections() {
+        // The FAQ holds under 70 % of <main>: all of <main> is the content.
+        assert!(widened(&service("", 6)));
+        // The FAQ is most of <main>: the rules' choice stands.
+        assert!(!widened(&service("", 1)));
+        // A page whose JSON-LD says it is an article keeps the rules' choice.
+        let article = "<script type='application/ld+json'>{\"@type\": \"NewsArticle\"}</script>";
+        assert!(!widened(&service(article, 6)));
     }
 }
