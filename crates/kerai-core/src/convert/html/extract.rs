@@ -161,19 +161,25 @@ fn segment_by_rules(
     (blocks, title, resolver, used, list_page)
 }
 
-/// The page's one `<main>` is taken instead of the containers chosen inside it when they hold
+/// The page's one `<main>` (or `role=main`) is taken instead of the containers chosen inside it when they hold
 /// under this share of its text (and it is under half link text), on a page whose metadata
 /// does not say it is one article: a service or product page's sibling sections (features,
 /// plans, an FAQ) are all its content, and the markup says where that content is.
 const MAIN_SHARE: f64 = 0.7;
 
-/// `roots`, or the page's one `<main>` that holds them (see [`MAIN_SHARE`]).
+/// `roots`, or the page's one `<main>` or `role=main` element that holds them (see
+/// [`MAIN_SHARE`]).
 fn widen_to_main(doc: &Document, an: &Analysis, roots: Vec<u32>) -> Vec<u32> {
     if an.declares_article(doc) {
         return roots;
     }
     let mains: Vec<u32> = (0..doc.nodes.len() as u32)
-        .filter(|&i| doc.tag(i) == Some(Tag::Main))
+        .filter(|&i| {
+            doc.tag(i) == Some(Tag::Main)
+                || doc
+                    .attr(i, "role")
+                    .is_some_and(|r| r.eq_ignore_ascii_case("main"))
+        })
         .collect();
     let [m] = mains[..] else { return roots };
     let end = doc.subtree_end(m);
@@ -760,7 +766,10 @@ mod main_tests {
         let doc = parse(page);
         let an = Analysis::new(&doc);
         let find = |tag| (0..doc.nodes.len() as u32).find(|&i| doc.tag(i) == Some(tag));
-        let (main, ul) = (find(Tag::Main).unwrap(), find(Tag::Ul).unwrap());
+        let main = find(Tag::Main)
+            .or_else(|| (0..doc.nodes.len() as u32).find(|&i| doc.attr(i, "role") == Some("main")))
+            .unwrap();
+        let ul = find(Tag::Ul).unwrap();
         widen_to_main(&doc, &an, vec![ul]) == [main]
     }
 
@@ -768,6 +777,11 @@ mod main_tests {
     fn the_main_element_holds_a_service_pages_sections() {
         // The FAQ holds under 70 % of <main>: all of <main> is the content.
         assert!(widened(&service("", 6)));
+        // `role=main` says the same.
+        let role = service("", 6)
+            .replace("<main>", "<div role='main'>")
+            .replace("</main>", "</div>");
+        assert!(widened(&role));
         // The FAQ is most of <main>: the rules' choice stands.
         assert!(!widened(&service("", 1)));
         // A page whose JSON-LD says it is an article keeps the rules' choice.
