@@ -161,11 +161,14 @@ fn segment_by_rules(
     (blocks, title, resolver, used, list_page)
 }
 
-/// The page's one `<main>` (or `role=main`) is taken instead of the containers chosen inside it when they hold
-/// under this share of its text (and it is under half link text), on a page whose metadata
-/// does not say it is one article: a service or product page's sibling sections (features,
-/// plans, an FAQ) are all its content, and the markup says where that content is.
+/// The page's one `<main>` (or `role=main`) is taken instead of the containers chosen inside
+/// it when they hold under this share of its text (and it is under [`MAIN_MAX_LINKS`] link
+/// text), on a page whose metadata does not say it is one article: a service or product
+/// page's sibling sections (features, plans, an FAQ) are all its content, and the markup says
+/// where that content is.
 const MAIN_SHARE: f64 = 0.7;
+/// ... and a `<main>` with at least this share of link text is a list of links, left alone.
+const MAIN_MAX_LINKS: f64 = 0.5;
 
 /// `roots`, or the page's one `<main>` or `role=main` element that holds them (see
 /// [`MAIN_SHARE`]).
@@ -189,7 +192,9 @@ fn widen_to_main(doc: &Document, an: &Analysis, roots: Vec<u32>) -> Vec<u32> {
     let kept: u32 = roots.iter().map(|&r| an.text[r as usize]).sum();
     let main_text = an.text[m as usize];
     let link = an.link[m as usize];
-    if (kept as f64) < MAIN_SHARE * main_text as f64 && (link as f64) < 0.5 * main_text as f64 {
+    if (kept as f64) < MAIN_SHARE * main_text as f64
+        && (link as f64) < MAIN_MAX_LINKS * main_text as f64
+    {
         vec![m]
     } else {
         roots
