@@ -273,6 +273,7 @@ fn is_thread(
     seen: &[u32],
     outside: u32,
     discussion: bool,
+    declares_article_in_json_ld: impl FnOnce() -> bool,
 ) -> bool {
     let comments: u32 = (0..doc.nodes.len())
         .filter(|&i| {
@@ -291,7 +292,16 @@ fn is_thread(
     }
     (outside as f64) < THREAD_SHARE * comments as f64
         && outside < THREAD_OUTSIDE
-        && !super::structured::structured_of(doc, None).declares_article_in_json_ld()
+        && !declares_article_in_json_ld()
+}
+
+/// Whether `doc`'s metadata says it is one article, and whether its JSON-LD does: read into
+/// `cell` the first time only.
+fn article_claims(cell: &std::cell::OnceCell<(bool, bool)>, doc: &Document) -> (bool, bool) {
+    *cell.get_or_init(|| {
+        let data = super::structured::structured_of(doc, None);
+        (data.declares_article(), data.declares_article_in_json_ld())
+    })
 }
 
 /// Whether the page's schema.org data, JSON-LD or microdata (`itemtype`), says it is a forum
@@ -359,15 +369,15 @@ impl Analysis {
     }
 
     fn article_claims(&self, doc: &Document) -> (bool, bool) {
-        *self.article.get_or_init(|| {
-            let data = super::structured::structured_of(doc, None);
-            (data.declares_article(), data.declares_article_in_json_ld())
-        })
+        article_claims(&self.article, doc)
     }
 
     /// Computes the analysis of `doc`.
     pub fn new(doc: &Document) -> Analysis {
         let n = doc.nodes.len();
+        // The page's article claims, read at most once: by the thread test here, later by
+        // [`Analysis::declares_article`].
+        let article = std::cell::OnceCell::new();
         let mut own = vec![Region::None; n];
         let mut raw = vec![0u32; n];
         // Non-whitespace characters a reader sees: `raw` without hidden and non-text subtrees.
@@ -544,7 +554,17 @@ impl Analysis {
                     continue;
                 }
             }
-            if !thread && is_thread(doc, &own, &region, &seen, text[body as usize], discussion) {
+            if !thread
+                && is_thread(
+                    doc,
+                    &own,
+                    &region,
+                    &seen,
+                    text[body as usize],
+                    discussion,
+                    || article_claims(&article, doc).1,
+                )
+            {
                 for r in own.iter_mut().filter(|r| **r == Region::Comments) {
                     *r = Region::None;
                 }
@@ -562,7 +582,7 @@ impl Analysis {
             raw,
             body,
             discussion,
-            article: std::cell::OnceCell::new(),
+            article,
         }
     }
 

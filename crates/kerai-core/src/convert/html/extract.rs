@@ -77,13 +77,14 @@ pub(crate) fn segment(
     main_only: bool,
 ) -> (Vec<Block>, Option<String>, Resolver) {
     let an = Analysis::new(doc);
+    let roots = rule_roots(doc, &an);
     let (mut blocks, title, resolver, mut used, list_page) =
-        segment_by_rules(doc, &an, url, main_only);
+        segment_by_rules(doc, &an, &roots, url, main_only);
     let page = page_facts(doc, &an, &blocks, list_page);
     if page.open() {
         if main_only {
             // The block model weighs the blocks outside the rules' choice too.
-            (blocks, _, _, used, _) = segment_by_rules(doc, &an, url, false);
+            (blocks, _, _, used, _) = segment_by_rules(doc, &an, &roots, url, false);
         }
         crate::interrupt::check();
         let features = super::block_model::features(doc, &an, &used, &blocks, &page);
@@ -92,16 +93,21 @@ pub(crate) fn segment(
     (blocks, title, resolver)
 }
 
-/// The rules' blocks, title, link resolver, the roots they took and whether the page is a
-/// list page.
+/// The containers the rules choose as the page's main content.
+fn rule_roots(doc: &Document, an: &Analysis) -> Vec<u32> {
+    crate::interrupt::check();
+    widen_to_main(doc, an, main_roots(doc, an))
+}
+
+/// The rules' blocks from `roots` (see [`rule_roots`]), title, link resolver, the roots they
+/// took and whether the page is a list page.
 fn segment_by_rules(
     doc: &Document,
     an: &Analysis,
+    roots: &[u32],
     url: &str,
     main_only: bool,
 ) -> (Vec<Block>, Option<String>, Resolver, Vec<u32>, bool) {
-    crate::interrupt::check();
-    let roots = widen_to_main(doc, an, main_roots(doc, an));
     crate::interrupt::check();
     let resolver = Resolver::new(doc, url);
     let title = title_of(doc, an);
@@ -137,8 +143,8 @@ fn segment_by_rules(
         super::filter::filter_main(&mut blocks, title.as_deref(), list_page, an.discussion);
         (blocks, list_page)
     };
-    let (mut blocks, mut list_page) = run(&roots, None);
-    let mut used = roots.clone();
+    let (mut blocks, mut list_page) = run(roots, None);
+    let mut used = roots.to_vec();
     // Fallback: the chosen container kept almost nothing of a page that has text, or a small
     // part of it (a page of several sibling blocks, as service and product pages are, rather
     // than one article); take the whole body (boilerplate regions and block filters still
@@ -232,7 +238,8 @@ pub fn block_features(
 ) {
     let doc = parse_page(html);
     let an = Analysis::new(&doc);
-    let (blocks, _, _, used, list_page) = segment_by_rules(&doc, &an, url, false);
+    let roots = rule_roots(&doc, &an);
+    let (blocks, _, _, used, list_page) = segment_by_rules(&doc, &an, &roots, url, false);
     let page = page_facts(&doc, &an, &blocks, list_page);
     let feats = super::block_model::features(&doc, &an, &used, &blocks, &page);
     let rows = blocks
