@@ -2,7 +2,7 @@
 //! `crates/kerai-core/models/reference_tagger.bin.gz`.
 //!
 //! ```text
-//! cargo run --release -p kerai-core --example train_reference_tagger [-- [--epochs N] [--dry-run] [--inspect] [--cv]]
+//! cargo run --release -p kerai-core --example train_reference_tagger [-- [--epochs N] [--dry-run] [--inspect] [--cv] [--model perceptron|crf]]
 //! ```
 //!
 //! Training data: AnyStyle's core set and GROBID's citation corpus (`suites/citations/`), all
@@ -12,7 +12,9 @@
 #[path = "../tests/support/reference_score.rs"]
 mod reference_score;
 
-use kerai_core::references::tagger::train::{train, Example};
+use kerai_core::references::tagger::train::{
+    train, train_crf, train_perceptron, Example, CRF_RATE,
+};
 use kerai_core::references::tagger::{Label, Model};
 use kerai_core::references::{parse_reference_with, TAGGED_FIELDS};
 use kerai_core::shared_data::shared_path;
@@ -124,7 +126,8 @@ fn cross_validate(epochs: usize, repeat: usize) {
             train_set.extend(examples(SETS[0], in_training));
         }
         train_set.extend(examples(SETS[1], in_training));
-        let model = train(&train_set, epochs, 20_261_127);
+        // Through the file format, as shipped (quantised, pruned).
+        let model = Model::from_gzip(&fit(&train_set, epochs).to_gzip()).expect("round trip");
         for (set, rel) in SETS.iter().enumerate() {
             let got = evaluate_by(
                 rel,
@@ -151,6 +154,25 @@ fn cross_validate(epochs: usize, repeat: usize) {
         println!("cv {rel}: {}", line.join(" "));
     }
 }
+
+/// Trains the shipped model (the perceptron and CRF mixed), or with `--model perceptron` or
+/// `--model crf` one of its two parts alone, for comparison.
+fn fit(train_set: &[Example], epochs: usize) -> Model {
+    let args: Vec<String> = std::env::args().collect();
+    let kind = args
+        .iter()
+        .position(|a| a == "--model")
+        .and_then(|i| args.get(i + 1))
+        .map_or("mix", String::as_str);
+    match kind {
+        "perceptron" => train_perceptron(train_set, epochs, SEED),
+        "crf" => train_crf(train_set, epochs, SEED, CRF_RATE),
+        _ => train(train_set, epochs, SEED),
+    }
+}
+
+/// The seed of the training shuffle.
+const SEED: u64 = 20_261_127;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -189,7 +211,7 @@ fn main() {
     }
     train_set.extend(examples(SETS[1], in_training));
     let t0 = std::time::Instant::now();
-    let model = train(&train_set, epochs, 20_261_127);
+    let model = fit(&train_set, epochs);
     let gz = model.to_gzip();
     println!(
         "trained on {} references, {epochs} epochs, {:.1} s; model {} buckets, {} KB gzip",

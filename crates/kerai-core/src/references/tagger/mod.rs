@@ -1,6 +1,7 @@
 //! A learned sequence tagger for reference strings: every token gets a field label (author,
-//! date, title, container, volume, …), read by an averaged structured perceptron with
-//! first-order label transitions and Viterbi decoding.
+//! date, title, container, volume, …), read by one linear model with first-order label
+//! transitions and Viterbi decoding: an averaged structured perceptron and a linear-chain CRF
+//! trained on the same features and summed (`train::train`).
 //!
 //! The model is trained on the shared labelled sets only (`suites/citations/`, four fifths of
 //! AnyStyle's core set and of GROBID's citation corpus; `examples/train_reference_tagger.rs`)

@@ -1,4 +1,5 @@
-//! Training the tagger: an averaged structured perceptron over labelled reference strings.
+//! Training the tagger: an averaged structured perceptron and a linear-chain CRF over the
+//! same features, mixed into one model ([`train`]).
 
 use super::features::{tokenize, BITS};
 use super::model::{viterbi, Model};
@@ -65,17 +66,41 @@ impl Dense {
     }
 }
 
-/// Trains for `epochs` passes over `examples` (shuffled each pass from `seed`) and returns
-/// the averaged weights.
+/// The CRF's AdaGrad step size (chosen by four-fold cross-validation: 0.02–0.05 alike, 0.1
+/// and over worse).
+pub const CRF_RATE: f32 = 0.05;
+
+/// The tagger kerai ships: an averaged perceptron and an averaged CRF, each trained for
+/// `epochs` passes over `examples` (shuffled from `seed`), summed with the perceptron scaled
+/// so that both models' largest weights are equal. Cross-validated, the mix beats either
+/// alone: the CRF reads containers, places and publishers better, the perceptron titles.
 pub fn train(examples: &[Example], epochs: usize, seed: u64) -> Model {
-    let data: Vec<(Vec<Vec<u32>>, Vec<Label>)> = examples
+    let data = prepare(examples);
+    let crf = train_crf_on(&data, epochs, seed, CRF_RATE);
+    let perceptron = train_perceptron_on(&data, epochs, seed);
+    let k = crf.max_weight() / perceptron.max_weight().max(f32::MIN_POSITIVE);
+    crf.mix(&perceptron, k)
+}
+
+/// Each example's features (with the rules' reading as hints) and gold labels.
+fn prepare(examples: &[Example]) -> Vec<(Vec<Vec<u32>>, Vec<Label>)> {
+    examples
         .iter()
         .map(|ex| {
             let rules = super::super::parse_by_rules(&ex.text);
             (super::token_features(&ex.text, &rules).1, token_labels(ex))
         })
         .filter(|(f, _)| !f.is_empty())
-        .collect();
+        .collect()
+}
+
+/// An averaged structured perceptron: `epochs` passes over `examples` (shuffled each pass
+/// from `seed`), the averaged weights.
+pub fn train_perceptron(examples: &[Example], epochs: usize, seed: u64) -> Model {
+    train_perceptron_on(&prepare(examples), epochs, seed)
+}
+
+fn train_perceptron_on(data: &[(Vec<Vec<u32>>, Vec<Label>)], epochs: usize, seed: u64) -> Model {
     let size = (1usize << BITS) * LABELS;
     let mut d = Dense {
         w: vec![0.0; size],
@@ -156,6 +181,164 @@ pub fn train(examples: &[Example], epochs: usize, seed: u64) -> Model {
         m.start[l] = d.start[l] - d.start_u[l] / c;
         for a in 0..LABELS {
             m.trans[a][l] = d.trans[a][l] - d.trans_u[a][l] / c;
+        }
+    }
+    m
+}
+
+fn log_sum_exp(xs: impl Iterator<Item = f32> + Clone) -> f32 {
+    let m = xs.clone().fold(f32::NEG_INFINITY, f32::max);
+    if m == f32::NEG_INFINITY {
+        return m;
+    }
+    m + xs.map(|x| (x - m).exp()).sum::<f32>().ln()
+}
+
+/// One parameter with its AdaGrad sum of squared gradients and the sum the average is taken
+/// from (each change weighted by the step count `c`).
+fn step(w: &mut f32, g2: &mut f32, u: &mut f32, g: f32, rate: f32, c: f32) {
+    *g2 += g * g;
+    let d = rate * g / (g2.sqrt() + 1e-6);
+    *w += d;
+    *u += c * d;
+}
+
+/// A linear-chain CRF (the perceptron's features, transitions and decoding), trained by
+/// stochastic gradient ascent on the log-likelihood with AdaGrad steps of `rate`; the
+/// weights are averaged over all steps, as the perceptron's are.
+pub fn train_crf(examples: &[Example], epochs: usize, seed: u64, rate: f32) -> Model {
+    train_crf_on(&prepare(examples), epochs, seed, rate)
+}
+
+fn train_crf_on(
+    data: &[(Vec<Vec<u32>>, Vec<Label>)],
+    epochs: usize,
+    seed: u64,
+    rate: f32,
+) -> Model {
+    let size = (1usize << BITS) * LABELS;
+    let mut w = vec![0f32; size];
+    let mut g2 = vec![0f32; size];
+    let mut u = vec![0f32; size];
+    let mut start = [0f32; LABELS];
+    let mut start_g2 = [0f32; LABELS];
+    let mut start_u = [0f32; LABELS];
+    let mut trans = [[0f32; LABELS]; LABELS];
+    let mut trans_g2 = [[0f32; LABELS]; LABELS];
+    let mut trans_u = [[0f32; LABELS]; LABELS];
+    let mut c = 1f32;
+    let mut rng = Rng(seed | 1);
+    let mut order: Vec<usize> = (0..data.len()).collect();
+    for _ in 0..epochs {
+        for i in (1..order.len()).rev() {
+            let j = (rng.next() % (i as u64 + 1)) as usize;
+            order.swap(i, j);
+        }
+        for &k in &order {
+            let (feats, gold) = &data[k];
+            let n = feats.len();
+            let em: Vec<[f32; LABELS]> = feats
+                .iter()
+                .map(|fs| {
+                    let mut s = [0f32; LABELS];
+                    for &f in fs {
+                        let row = &w[f as usize * LABELS..(f as usize + 1) * LABELS];
+                        for (a, b) in s.iter_mut().zip(row) {
+                            *a += b;
+                        }
+                    }
+                    s
+                })
+                .collect();
+            let mut alpha = vec![[0f32; LABELS]; n];
+            for y in 0..LABELS {
+                alpha[0][y] = start[y] + em[0][y];
+            }
+            for t in 1..n {
+                for y in 0..LABELS {
+                    let prev = &alpha[t - 1];
+                    alpha[t][y] =
+                        em[t][y] + log_sum_exp((0..LABELS).map(|p| prev[p] + trans[p][y]));
+                }
+            }
+            let mut beta = vec![[0f32; LABELS]; n];
+            for t in (0..n - 1).rev() {
+                for y in 0..LABELS {
+                    let next = &beta[t + 1];
+                    let e = &em[t + 1];
+                    beta[t][y] = log_sum_exp((0..LABELS).map(|z| trans[y][z] + e[z] + next[z]));
+                }
+            }
+            let z = log_sum_exp(alpha[n - 1].iter().copied());
+            // Transition gradients first, from the weights the marginals were computed with.
+            let mut gt = [[0f32; LABELS]; LABELS];
+            let mut gs = [0f32; LABELS];
+            for y in 0..LABELS {
+                gs[y] -= (alpha[0][y] + beta[0][y] - z).exp();
+            }
+            gs[gold[0].index()] += 1.0;
+            for t in 1..n {
+                for p in 0..LABELS {
+                    for y in 0..LABELS {
+                        gt[p][y] -=
+                            (alpha[t - 1][p] + trans[p][y] + em[t][y] + beta[t][y] - z).exp();
+                    }
+                }
+                gt[gold[t - 1].index()][gold[t].index()] += 1.0;
+            }
+            for t in 0..n {
+                let mut delta = [0f32; LABELS];
+                for y in 0..LABELS {
+                    delta[y] = -(alpha[t][y] + beta[t][y] - z).exp();
+                }
+                delta[gold[t].index()] += 1.0;
+                for &f in &feats[t] {
+                    let base = f as usize * LABELS;
+                    for y in 0..LABELS {
+                        let g = delta[y];
+                        step(
+                            &mut w[base + y],
+                            &mut g2[base + y],
+                            &mut u[base + y],
+                            g,
+                            rate,
+                            c,
+                        );
+                    }
+                }
+            }
+            for y in 0..LABELS {
+                step(
+                    &mut start[y],
+                    &mut start_g2[y],
+                    &mut start_u[y],
+                    gs[y],
+                    rate,
+                    c,
+                );
+                for p in 0..LABELS {
+                    let (t, t2, tu) = (&mut trans[p][y], &mut trans_g2[p][y], &mut trans_u[p][y]);
+                    step(t, t2, tu, gt[p][y], rate, c);
+                }
+            }
+            c += 1.0;
+        }
+    }
+    let average = |w: f32, u: f32| w - u / c;
+    let mut m = Model::default();
+    for (b, (row, urow)) in w.chunks(LABELS).zip(u.chunks(LABELS)).enumerate() {
+        if row.iter().any(|&x| x != 0.0) {
+            let mut a = [0f32; LABELS];
+            for l in 0..LABELS {
+                a[l] = average(row[l], urow[l]);
+            }
+            m.weights.insert(b as u32, a);
+        }
+    }
+    for y in 0..LABELS {
+        m.start[y] = average(start[y], start_u[y]);
+        for p in 0..LABELS {
+            m.trans[p][y] = average(trans[p][y], trans_u[p][y]);
         }
     }
     m
