@@ -15,7 +15,7 @@ pub mod train;
 use std::sync::LazyLock;
 
 pub use features::{tokenize, Token};
-pub use model::Model;
+pub use model::{Model, Weights};
 
 /// The field labels, in the model's order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -7,11 +7,12 @@ use std::io::Read;
 
 use super::{Label, LABELS};
 
-/// The share of the largest weight at or under which a bucket is not stored. The CRF gives
-/// every feature seen in training a weight; at 6 % the shipped model keeps about 71,000
-/// buckets (1.2 MB, the perceptron's size alone), at 1 % 220,000 (3.7 MB, three times the
-/// memory in every backend that parses a reference).
-pub const PRUNE: f32 = 0.06;
+/// The share of the model's largest weight at or under which a bucket is not kept. The CRF
+/// gives every feature seen in training a weight; at 3 % the shipped model keeps about
+/// 180,000 buckets: a 3 MB file, and in memory 20 bytes a bucket (about 5.5 MB with the hash
+/// table, in a backend that parses a reference; the perceptron alone, 81,000 buckets in f32,
+/// took 6.9 MB).
+pub const PRUNE: f32 = 0.03;
 
 fn prune() -> f32 {
     std::env::var("KERAI_TAGGER_PRUNE")
@@ -20,12 +21,83 @@ fn prune() -> f32 {
         .unwrap_or(PRUNE)
 }
 
-/// A trained tagger.
+/// A bucket's weights, one per label, quantised to i8 with the bucket's own scale.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Row {
+    scale: f32,
+    q: [i8; LABELS],
+}
+
+/// A trained tagger, as shipped: quantised, pruned weights.
 #[derive(Debug, Clone, Default)]
 pub struct Model {
+    rows: HashMap<u32, Row>,
+    start: [f32; LABELS],
+    trans: [[f32; LABELS]; LABELS],
+}
+
+/// A model's weights in full precision, as training makes them.
+#[derive(Debug, Clone, Default)]
+pub struct Weights {
     pub(super) weights: HashMap<u32, [f32; LABELS]>,
     pub(super) start: [f32; LABELS],
     pub(super) trans: [[f32; LABELS]; LABELS],
+}
+
+impl Weights {
+    /// The sum of `self` and `other` scaled by `k` (weights, start and transitions): two
+    /// models over the same features mixed into one.
+    pub fn mix(&self, other: &Weights, k: f32) -> Weights {
+        let mut m = self.clone();
+        for (b, w) in &other.weights {
+            let row = m.weights.entry(*b).or_insert([0.0; LABELS]);
+            for (a, x) in row.iter_mut().zip(w) {
+                *a += k * x;
+            }
+        }
+        for l in 0..LABELS {
+            m.start[l] += k * other.start[l];
+            for p in 0..LABELS {
+                m.trans[p][l] += k * other.trans[p][l];
+            }
+        }
+        m
+    }
+
+    /// The largest absolute weight.
+    pub fn max_weight(&self) -> f32 {
+        self.weights
+            .values()
+            .flat_map(|w| w.iter())
+            .fold(0f32, |a, &x| a.max(x.abs()))
+    }
+
+    /// The shipped form: each bucket's weights quantised to i8 with the bucket's own scale;
+    /// buckets whose largest weight is at or under [`PRUNE`] of the largest are left out.
+    pub fn quantise(&self) -> Model {
+        let floor = self.max_weight() * prune();
+        let rows = self
+            .weights
+            .iter()
+            .filter_map(|(&b, w)| {
+                let top = w.iter().fold(0f32, |a, &x| a.max(x.abs()));
+                if top <= floor {
+                    return None;
+                }
+                let scale = top / 127.0;
+                let mut q = [0i8; LABELS];
+                for (x, y) in q.iter_mut().zip(w) {
+                    *x = (y / scale).round() as i8;
+                }
+                Some((b, Row { scale, q }))
+            })
+            .collect();
+        Model {
+            rows,
+            start: self.start,
+            trans: self.trans,
+        }
+    }
 }
 
 /// Why a model file could not be read.
@@ -54,39 +126,12 @@ fn f32_of(b: &mut &[u8]) -> Result<f32, ModelError> {
 impl Model {
     /// How many feature buckets carry weights.
     pub fn len(&self) -> usize {
-        self.weights.len()
+        self.rows.len()
     }
 
     /// Whether no bucket carries weights.
     pub fn is_empty(&self) -> bool {
-        self.weights.is_empty()
-    }
-
-    /// The sum of `self` and `other` scaled by `k` (weights, start and transitions): two
-    /// models over the same features mixed into one.
-    pub fn mix(&self, other: &Model, k: f32) -> Model {
-        let mut m = self.clone();
-        for (b, w) in &other.weights {
-            let row = m.weights.entry(*b).or_insert([0.0; LABELS]);
-            for (a, x) in row.iter_mut().zip(w) {
-                *a += k * x;
-            }
-        }
-        for l in 0..LABELS {
-            m.start[l] += k * other.start[l];
-            for p in 0..LABELS {
-                m.trans[p][l] += k * other.trans[p][l];
-            }
-        }
-        m
-    }
-
-    /// The largest absolute weight.
-    pub fn max_weight(&self) -> f32 {
-        self.weights
-            .values()
-            .flat_map(|w| w.iter())
-            .fold(0f32, |a, &x| a.max(x.abs()))
+        self.rows.is_empty()
     }
 
     /// Reads a gzip-compressed model.
@@ -118,45 +163,22 @@ impl Model {
         }
         let rows = u32_of(&mut b)? as usize;
         // A damaged file may claim any count: reserve no more than its bytes can hold.
-        m.weights.reserve(rows.min(b.len() / (8 + LABELS)));
+        m.rows.reserve(rows.min(b.len() / (8 + LABELS)));
         for _ in 0..rows {
             let bucket = u32_of(&mut b)?;
             let scale = f32_of(&mut b)?;
-            let mut w = [0f32; LABELS];
-            for (x, q) in w.iter_mut().zip(take(&mut b, LABELS)?) {
-                *x = f32::from(*q as i8) * scale;
+            let mut q = [0i8; LABELS];
+            for (x, y) in q.iter_mut().zip(take(&mut b, LABELS)?) {
+                *x = *y as i8;
             }
-            m.weights.insert(bucket, w);
+            m.rows.insert(bucket, Row { scale, q });
         }
         Ok(m)
     }
 
-    /// Writes the model gzip-compressed. Each bucket's weights are quantised to i8 with the
-    /// bucket's own scale; buckets whose largest weight is under [`PRUNE`] of the model's
-    /// largest are left out.
+    /// Writes the model gzip-compressed.
     pub fn to_gzip(&self) -> Vec<u8> {
-        let max = self
-            .weights
-            .values()
-            .flat_map(|w| w.iter())
-            .fold(0f32, |a, &x| a.max(x.abs()));
-        let floor = max * prune();
-        let mut rows: Vec<(u32, f32, [i8; LABELS])> = self
-            .weights
-            .iter()
-            .filter_map(|(&b, w)| {
-                let top = w.iter().fold(0f32, |a, &x| a.max(x.abs()));
-                if top <= floor {
-                    return None;
-                }
-                let scale = top / 127.0;
-                let mut q = [0i8; LABELS];
-                for (x, y) in q.iter_mut().zip(w) {
-                    *x = (y / scale).round() as i8;
-                }
-                Some((b, scale, q))
-            })
-            .collect();
+        let mut rows: Vec<(u32, Row)> = self.rows.iter().map(|(&b, &r)| (b, r)).collect();
         rows.sort_by_key(|r| r.0);
         let mut out = Vec::with_capacity(16 + rows.len() * (4 + 2 * LABELS));
         out.extend_from_slice(b"KRT1");
@@ -171,10 +193,10 @@ impl Model {
             }
         }
         out.extend_from_slice(&(rows.len() as u32).to_le_bytes());
-        for (b, scale, q) in rows {
+        for (b, r) in rows {
             out.extend_from_slice(&b.to_le_bytes());
-            out.extend_from_slice(&scale.to_le_bytes());
-            out.extend(q.iter().map(|&x| x as u8));
+            out.extend_from_slice(&r.scale.to_le_bytes());
+            out.extend(r.q.iter().map(|&x| x as u8));
         }
         let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
         std::io::Write::write_all(&mut gz, &out).unwrap_or_else(|e| unreachable!("{e}"));
@@ -188,9 +210,9 @@ impl Model {
             .map(|fs| {
                 let mut s = [0f32; LABELS];
                 for f in fs {
-                    if let Some(w) = self.weights.get(f) {
-                        for (a, b) in s.iter_mut().zip(w) {
-                            *a += b;
+                    if let Some(r) = self.rows.get(f) {
+                        for (a, &q) in s.iter_mut().zip(&r.q) {
+                            *a += f32::from(q) * r.scale;
                         }
                     }
                 }

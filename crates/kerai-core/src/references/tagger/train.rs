@@ -2,7 +2,7 @@
 //! same features, mixed into one model ([`train`]).
 
 use super::features::{tokenize, BITS};
-use super::model::{viterbi, Model};
+use super::model::{viterbi, Model, Weights};
 use super::{Label, LABELS};
 
 /// A labelled reference string: `(label, start, end)` byte spans; text outside them is
@@ -79,7 +79,7 @@ pub fn train(examples: &[Example], epochs: usize, seed: u64) -> Model {
     let crf = train_crf_on(&data, epochs, seed, CRF_RATE);
     let perceptron = train_perceptron_on(&data, epochs, seed);
     let k = crf.max_weight() / perceptron.max_weight().max(f32::MIN_POSITIVE);
-    crf.mix(&perceptron, k)
+    crf.mix(&perceptron, k).quantise()
 }
 
 /// Each example's features (with the rules' reading as hints) and gold labels.
@@ -97,10 +97,10 @@ fn prepare(examples: &[Example]) -> Vec<(Vec<Vec<u32>>, Vec<Label>)> {
 /// An averaged structured perceptron: `epochs` passes over `examples` (shuffled each pass
 /// from `seed`), the averaged weights.
 pub fn train_perceptron(examples: &[Example], epochs: usize, seed: u64) -> Model {
-    train_perceptron_on(&prepare(examples), epochs, seed)
+    train_perceptron_on(&prepare(examples), epochs, seed).quantise()
 }
 
-fn train_perceptron_on(data: &[(Vec<Vec<u32>>, Vec<Label>)], epochs: usize, seed: u64) -> Model {
+fn train_perceptron_on(data: &[(Vec<Vec<u32>>, Vec<Label>)], epochs: usize, seed: u64) -> Weights {
     let size = (1usize << BITS) * LABELS;
     let mut d = Dense {
         w: vec![0.0; size],
@@ -165,7 +165,7 @@ fn train_perceptron_on(data: &[(Vec<Vec<u32>>, Vec<Label>)], epochs: usize, seed
             c += 1.0;
         }
     }
-    let mut m = Model::default();
+    let mut m = Weights::default();
     for (b, (w, u)) in d.w.chunks(LABELS).zip(d.u.chunks(LABELS)).enumerate() {
         let mut avg = [0f32; LABELS];
         let mut any = false;
@@ -207,7 +207,7 @@ fn step(w: &mut f32, g2: &mut f32, u: &mut f32, g: f32, rate: f32, c: f32) {
 /// stochastic gradient ascent on the log-likelihood with AdaGrad steps of `rate`; the
 /// weights are averaged over all steps, as the perceptron's are.
 pub fn train_crf(examples: &[Example], epochs: usize, seed: u64, rate: f32) -> Model {
-    train_crf_on(&prepare(examples), epochs, seed, rate)
+    train_crf_on(&prepare(examples), epochs, seed, rate).quantise()
 }
 
 fn train_crf_on(
@@ -215,7 +215,7 @@ fn train_crf_on(
     epochs: usize,
     seed: u64,
     rate: f32,
-) -> Model {
+) -> Weights {
     let size = (1usize << BITS) * LABELS;
     let mut w = vec![0f32; size];
     let mut g2 = vec![0f32; size];
@@ -325,7 +325,7 @@ fn train_crf_on(
         }
     }
     let average = |w: f32, u: f32| w - u / c;
-    let mut m = Model::default();
+    let mut m = Weights::default();
     for (b, (row, urow)) in w.chunks(LABELS).zip(u.chunks(LABELS)).enumerate() {
         if row.iter().any(|&x| x != 0.0) {
             let mut a = [0f32; LABELS];
