@@ -187,14 +187,16 @@ const FRAME: usize = 45;
 /// Whether `id` is part of the page's frame by its tag or role: `<header>`, `<nav>`,
 /// `<aside>`, `<footer>`, or the equivalent ARIA landmark.
 fn is_frame(doc: &Document, id: NodeId) -> bool {
+    use super::classify::Landmark;
     matches!(
-        doc.tag(id),
-        Some(Tag::Header | Tag::Nav | Tag::Aside | Tag::Footer)
-    ) || doc.attr(id, "role").is_some_and(|r| {
-        ["banner", "navigation", "complementary", "contentinfo"]
-            .iter()
-            .any(|l| r.eq_ignore_ascii_case(l))
-    })
+        super::classify::landmark(doc, id),
+        Some(
+            Landmark::Banner
+                | Landmark::Navigation
+                | Landmark::Complementary
+                | Landmark::ContentInfo
+        )
+    )
 }
 
 /// How many children of an element have each tag and class attribute.

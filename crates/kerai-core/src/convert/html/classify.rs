@@ -74,6 +74,48 @@ pub fn region_of(doc: &Document, id: NodeId, text_inside: bool) -> Region {
     }
 }
 
+/// The ARIA landmarks kerai reads, by an element's tag or `role`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Landmark {
+    /// `<header>`, `role=banner`.
+    Banner,
+    /// `<nav>`, `role=navigation`.
+    Navigation,
+    /// `<main>`, `role=main`.
+    Main,
+    /// `<aside>`, `role=complementary`.
+    Complementary,
+    /// `<footer>`, `role=contentinfo`.
+    ContentInfo,
+}
+
+/// The landmark a `role` value names, if any (case-insensitive).
+pub fn landmark_role(role: &str) -> Option<Landmark> {
+    const ROLES: [(&str, Landmark); 5] = [
+        ("banner", Landmark::Banner),
+        ("navigation", Landmark::Navigation),
+        ("main", Landmark::Main),
+        ("complementary", Landmark::Complementary),
+        ("contentinfo", Landmark::ContentInfo),
+    ];
+    ROLES
+        .iter()
+        .find(|(r, _)| role.eq_ignore_ascii_case(r))
+        .map(|&(_, l)| l)
+}
+
+/// The landmark element `id` is, by its tag or else its `role`.
+pub fn landmark(doc: &Document, id: NodeId) -> Option<Landmark> {
+    match doc.tag(id) {
+        Some(Tag::Header) => Some(Landmark::Banner),
+        Some(Tag::Nav) => Some(Landmark::Navigation),
+        Some(Tag::Main) => Some(Landmark::Main),
+        Some(Tag::Aside) => Some(Landmark::Complementary),
+        Some(Tag::Footer) => Some(Landmark::ContentInfo),
+        _ => doc.attr(id, "role").and_then(landmark_role),
+    }
+}
+
 /// Whether `id` is the panel of an accordion or of tabs: `role=tabpanel`, or a class that
 /// says so (`accordion__panel`, `collapse`, `tab-pane`, ...).
 fn is_disclosure_panel(doc: &Document, id: NodeId) -> bool {
@@ -204,13 +246,16 @@ fn own_region(doc: &Document, id: NodeId, text_inside: bool) -> Region {
             "hidden" => return Region::Hidden,
             "aria-hidden" if v.eq_ignore_ascii_case("true") => return Region::Hidden,
             "style" if is_hidden_style(v) => return Region::Hidden,
-            "role" => match v.to_ascii_lowercase().as_str() {
-                "navigation" | "menu" | "menubar" => return Region::Navigation,
-                "banner" => return Region::Header,
-                "contentinfo" => return Region::Footer,
-                "complementary" => return Region::Sidebar,
-                "dialog" | "alertdialog" => return Region::Furniture,
-                _ => {}
+            "role" => match landmark_role(v) {
+                Some(Landmark::Navigation) => return Region::Navigation,
+                Some(Landmark::Banner) => return Region::Header,
+                Some(Landmark::ContentInfo) => return Region::Footer,
+                Some(Landmark::Complementary) => return Region::Sidebar,
+                _ => match v.to_ascii_lowercase().as_str() {
+                    "menu" | "menubar" => return Region::Navigation,
+                    "dialog" | "alertdialog" => return Region::Furniture,
+                    _ => {}
+                },
             },
             "class" => class = v,
             "id" => ident = v,
@@ -633,6 +678,33 @@ pub fn is_content_marker(v: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn landmarks_by_tag_and_role() {
+        let doc = super::super::dom::parse(
+            "<html><body><header>a</header><div role='Banner'>b</div><main>c</main>\
+             <div role='main'>d</div><aside>e</aside><div role='contentinfo'>f</div>\
+             <nav>g</nav><div role='menu'>h</div><footer role='main'>i</footer></body></html>",
+        );
+        let body = doc.find(Tag::Body).expect("body");
+        let got: Vec<Option<Landmark>> = doc.children(body).map(|c| landmark(&doc, c)).collect();
+        use Landmark::*;
+        assert_eq!(
+            got,
+            [
+                Some(Banner),
+                Some(Banner),
+                Some(Main),
+                Some(Main),
+                Some(Complementary),
+                Some(ContentInfo),
+                Some(Navigation),
+                None,
+                // The tag wins over the role.
+                Some(ContentInfo),
+            ]
+        );
+    }
 
     #[test]
     fn class_words() {

@@ -183,12 +183,7 @@ fn widen_to_main(doc: &Document, an: &Analysis, roots: Vec<u32>) -> Vec<u32> {
         return roots;
     }
     let mains: Vec<u32> = (0..doc.nodes.len() as u32)
-        .filter(|&i| {
-            doc.tag(i) == Some(Tag::Main)
-                || doc
-                    .attr(i, "role")
-                    .is_some_and(|r| r.eq_ignore_ascii_case("main"))
-        })
+        .filter(|&i| super::classify::landmark(doc, i) == Some(super::classify::Landmark::Main))
         .collect();
     let [m] = mains[..] else { return roots };
     let end = doc.subtree_end(m);
