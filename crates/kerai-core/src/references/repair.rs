@@ -11,6 +11,7 @@ use super::{tidy, venue_like, Reference};
 pub(super) fn after_reading(text: &str, r: &mut Reference) {
     tidy_container(r);
     drop_leading_year(r);
+    drop_trailing_editor(r);
     join_title_split_at_comma(text, r);
     join_place_in_title(text, r);
 }
@@ -92,6 +93,27 @@ fn drop_leading_year(r: &mut Reference) {
     if let Some(t) = r.title.as_deref() {
         if let Some(m) = LEADING_YEAR_RE.find(t) {
             r.title = tidy(&t[m.end()..]);
+        }
+    }
+}
+
+/// An editor or translator named after a title (`Contra academicos, ed. W. M. Green`, `The
+/// Abbreviated Psalter, trans. Gerald M. Browne`, `Metamorphoseon. Edited by …`), or the bare
+/// mark at its end: a contributor, not the title's words.
+static TRAILING_EDITOR_RE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"[,.;]\s*(?i:eds?\.|trans\.|transl\.|edited\s+by|translated\s+by|ed\.\s+and\s+trans\.)(?:\s+\p{Lu}[\p{L}.'’ -]*)?\s*$|,\s*(?i:eds?|trans)\.?\s*$",
+    )
+    .unwrap_or_else(|e| unreachable!("{e}"))
+});
+
+/// A title's end that names its editor or translator is cut off (see [`TRAILING_EDITOR_RE`]).
+fn drop_trailing_editor(r: &mut Reference) {
+    if let Some(t) = r.title.as_deref() {
+        if let Some(m) = TRAILING_EDITOR_RE.find(t) {
+            if m.start() > 0 {
+                r.title = tidy(&t[..m.start()]);
+            }
         }
     }
 }
@@ -262,5 +284,37 @@ mod tests {
         };
         drop_leading_year(&mut r);
         assert_eq!(r.title.as_deref(), Some("1984 and the making of a myth"));
+    }
+
+    #[test]
+    fn an_editor_or_translator_after_a_title_is_not_the_title() {
+        for (title, want) in [
+            (
+                "The Abbreviated Psalter of the Venerable Bede, trans",
+                "The Abbreviated Psalter of the Venerable Bede",
+            ),
+            (
+                "Contra academicos, De ordine, ed. W. M. Green",
+                "Contra academicos, De ordine",
+            ),
+            (
+                "Metamorphoseon. Edited by Michael von Albrecht",
+                "Metamorphoseon",
+            ),
+            (
+                "De doctrina christiana, ed. Joseph Martin",
+                "De doctrina christiana",
+            ),
+            // Words of the title stay.
+            ("Queer and Trans", "Queer and Trans"),
+            ("Notes on the eds. of Homer", "Notes on the eds. of Homer"),
+        ] {
+            let mut r = Reference {
+                title: Some(title.into()),
+                ..Reference::default()
+            };
+            drop_trailing_editor(&mut r);
+            assert_eq!(r.title.as_deref(), Some(want), "{title}");
+        }
     }
 }
