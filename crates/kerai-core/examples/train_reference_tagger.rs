@@ -167,7 +167,8 @@ fn fit(train_set: &[Example], epochs: usize) -> Model {
     match kind {
         "perceptron" => train_perceptron(train_set, epochs, SEED),
         "crf" => train_crf(train_set, epochs, SEED, CRF_RATE),
-        _ => train(train_set, epochs, SEED),
+        "mix" => train(train_set, epochs, SEED),
+        other => panic!("--model {other}: say perceptron, crf or mix"),
     }
 }
 

@@ -97,24 +97,36 @@ fn drop_leading_year(r: &mut Reference) {
     }
 }
 
-/// An editor or translator named after a title (`Contra academicos, ed. W. M. Green`, `The
-/// Abbreviated Psalter, trans. Gerald M. Browne`, `Metamorphoseon. Edited by …`), or the bare
-/// mark at its end: a contributor, not the title's words.
+/// An editor or translator named after a title, in the lowercase marks of the humanities
+/// styles (`Contra academicos, ed. W. M. Green`, `The Abbreviated Psalter, trans. Gerald M.
+/// Browne`, `Metamorphoseon. Edited by …`), or the bare mark after a comma at its end: a
+/// contributor, not the title's words. A capitalised `Ed.` or `Trans.` is more often a word of
+/// a venue (`Phil. Trans. R. Soc.`, `Ed. Psychology`) and is left alone.
 static TRAILING_EDITOR_RE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"[,.;]\s*(?i:eds?\.|trans\.|transl\.|edited\s+by|translated\s+by|ed\.\s+and\s+trans\.)(?:\s+\p{Lu}[\p{L}.'’ -]*)?\s*$|,\s*(?i:eds?|trans)\.?\s*$",
+        r"[,.;]\s*(?:eds?\.|trans\.|transl\.|ed\.\s+and\s+trans\.|(?:[Ee]dited|[Tt]ranslated)\s+by)\s+\p{Lu}[\p{L}'’-]*\.?(?:\s+[\p{L}'’-]+\.?){0,5}\s*$|,\s*(?:eds?|trans)\.?\s*$",
     )
     .unwrap_or_else(|e| unreachable!("{e}"))
 });
 
-/// A title's end that names its editor or translator is cut off (see [`TRAILING_EDITOR_RE`]).
+/// A title's end that names its editor or translator is cut off (see [`TRAILING_EDITOR_RE`]),
+/// unless the mark follows a number or a short abbreviation (`2. ed.`, `Rev. ed.`: an edition).
 fn drop_trailing_editor(r: &mut Reference) {
-    if let Some(t) = r.title.as_deref() {
-        if let Some(m) = TRAILING_EDITOR_RE.find(t) {
-            if m.start() > 0 {
-                r.title = tidy(&t[..m.start()]);
-            }
-        }
+    let Some(t) = r.title.as_deref() else {
+        return;
+    };
+    let Some(m) = TRAILING_EDITOR_RE.find(t) else {
+        return;
+    };
+    let before = t[..m.start()].trim_end();
+    let word = before
+        .rsplit(|c: char| !c.is_alphanumeric())
+        .next()
+        .unwrap_or("");
+    let edition = word.chars().any(|c| c.is_ascii_digit())
+        || (word.chars().count() <= 3 && t[m.start()..].starts_with('.'));
+    if !before.is_empty() && !edition {
+        r.title = tidy(before);
     }
 }
 
@@ -305,9 +317,24 @@ mod tests {
                 "De doctrina christiana, ed. Joseph Martin",
                 "De doctrina christiana",
             ),
-            // Words of the title stay.
+            // Words of the title, editions and venues stay.
             ("Queer and Trans", "Queer and Trans"),
+            (
+                "Lesbian, Gay, Bisexual, Trans",
+                "Lesbian, Gay, Bisexual, Trans",
+            ),
+            ("Goodbye, Ed", "Goodbye, Ed"),
             ("Notes on the eds. of Homer", "Notes on the eds. of Homer"),
+            (
+                "Principles of Geology. Rev. ed.",
+                "Principles of Geology. Rev. ed.",
+            ),
+            ("Handbuch der Physik, 2. ed.", "Handbuch der Physik, 2. ed."),
+            ("Phil. Trans. R. Soc. Lond.", "Phil. Trans. R. Soc. Lond."),
+            (
+                "Research in Science; Ed. Psychology Review",
+                "Research in Science; Ed. Psychology Review",
+            ),
         ] {
             let mut r = Reference {
                 title: Some(title.into()),

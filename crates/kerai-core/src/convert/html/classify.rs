@@ -104,16 +104,21 @@ pub fn landmark_role(role: &str) -> Option<Landmark> {
         .map(|&(_, l)| l)
 }
 
-/// The landmark element `id` is, by its tag or else its `role`.
+/// The landmark element `id` is: by its `role` when that names one (an explicit role overrides
+/// the tag's, as in ARIA), else by its tag. `<header>` and `<footer>` count wherever they sit,
+/// as in the region rules (ARIA makes them landmarks only outside `<article>` and
+/// `<section>`).
 pub fn landmark(doc: &Document, id: NodeId) -> Option<Landmark> {
-    match doc.tag(id) {
-        Some(Tag::Header) => Some(Landmark::Banner),
-        Some(Tag::Nav) => Some(Landmark::Navigation),
-        Some(Tag::Main) => Some(Landmark::Main),
-        Some(Tag::Aside) => Some(Landmark::Complementary),
-        Some(Tag::Footer) => Some(Landmark::ContentInfo),
-        _ => doc.attr(id, "role").and_then(landmark_role),
-    }
+    doc.attr(id, "role")
+        .and_then(landmark_role)
+        .or(match doc.tag(id) {
+            Some(Tag::Header) => Some(Landmark::Banner),
+            Some(Tag::Nav) => Some(Landmark::Navigation),
+            Some(Tag::Main) => Some(Landmark::Main),
+            Some(Tag::Aside) => Some(Landmark::Complementary),
+            Some(Tag::Footer) => Some(Landmark::ContentInfo),
+            _ => None,
+        })
 }
 
 /// Whether `id` is the panel of an accordion or of tabs: `role=tabpanel`, or a class that
@@ -700,8 +705,8 @@ mod tests {
                 Some(ContentInfo),
                 Some(Navigation),
                 None,
-                // The tag wins over the role.
-                Some(ContentInfo),
+                // An explicit role overrides the tag's.
+                Some(Main),
             ]
         );
     }

@@ -15,7 +15,7 @@ pub mod train;
 use std::sync::LazyLock;
 
 pub use features::{tokenize, Token};
-pub use model::{Model, Weights};
+pub use model::Model;
 
 /// The field labels, in the model's order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -204,8 +204,9 @@ fn step(w: &mut f32, g2: &mut f32, u: &mut f32, g: f32, rate: f32, c: f32) {
 }
 
 /// A linear-chain CRF (the perceptron's features, transitions and decoding), trained by
-/// stochastic gradient ascent on the log-likelihood with AdaGrad steps of `rate`; the
-/// weights are averaged over all steps, as the perceptron's are.
+/// stochastic gradient ascent on the log-likelihood with AdaGrad steps of `rate`: one step per
+/// token for the weights of its features, one per sequence for the start and transition
+/// weights. The weights are averaged over all steps, as the perceptron's are.
 pub fn train_crf(examples: &[Example], epochs: usize, seed: u64, rate: f32) -> Model {
     train_crf_on(&prepare(examples), epochs, seed, rate).quantise()
 }
@@ -237,6 +238,9 @@ fn train_crf_on(
         for &k in &order {
             let (feats, gold) = &data[k];
             let n = feats.len();
+            if n == 0 {
+                continue;
+            }
             let em: Vec<[f32; LABELS]> = feats
                 .iter()
                 .map(|fs| {
@@ -396,5 +400,16 @@ mod tests {
             assert_eq!(m.decode(&feats), token_labels(e), "{}", e.text);
         }
         assert!(Model::from_gzip(b"not gzip").is_err());
+        // Each part of the mix learns the set alone too.
+        for m in [
+            train_crf(&data, 20, 7, CRF_RATE),
+            train_perceptron(&data, 20, 7),
+        ] {
+            for e in &data {
+                let rules = crate::references::parse_by_rules(&e.text);
+                let (_, feats) = super::super::token_features(&e.text, &rules);
+                assert_eq!(m.decode(&feats), token_labels(e), "{}", e.text);
+            }
+        }
     }
 }
