@@ -26,19 +26,33 @@ pub fn token_labels(ex: &Example) -> Vec<Label> {
         .collect()
 }
 
-/// A small deterministic generator for the shuffle (xorshift64*).
-struct Rng(u64);
+/// One example's features per token and gold labels.
+type Prepared = (Vec<Vec<u32>>, Vec<Label>);
 
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+/// The order examples are visited in: `epochs` passes over `0..n`, each shuffled
+/// (Fisher–Yates, xorshift64* from `seed`), so both trainers see the same order.
+fn passes(n: usize, epochs: usize, seed: u64) -> Vec<usize> {
+    let mut state = seed | 1;
+    let mut next = move || {
+        state ^= state >> 12;
+        state ^= state << 25;
+        state ^= state >> 27;
+        state.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    };
+    let mut order: Vec<usize> = (0..n).collect();
+    let mut all = Vec::with_capacity(n * epochs);
+    for _ in 0..epochs {
+        for i in (1..order.len()).rev() {
+            let j = (next() % (i as u64 + 1)) as usize;
+            order.swap(i, j);
+        }
+        all.extend_from_slice(&order);
     }
+    all
 }
 
-/// Weights during training, with the sums the average is taken from.
+/// Weights during training, with the sums the average is taken from: each change `d` made
+/// at step `c` adds `c * d` to the sum, and the average over all steps is `w - sum / c`.
 struct Dense {
     w: Vec<f32>,
     u: Vec<f32>,
@@ -49,6 +63,19 @@ struct Dense {
 }
 
 impl Dense {
+    fn new() -> Self {
+        let size = (1usize << BITS) * LABELS;
+        Dense {
+            w: vec![0.0; size],
+            u: vec![0.0; size],
+            start: [0.0; LABELS],
+            start_u: [0.0; LABELS],
+            trans: [[0.0; LABELS]; LABELS],
+            trans_u: [[0.0; LABELS]; LABELS],
+        }
+    }
+
+    /// Each token's score per label: the sum of its features' weights.
     fn emissions(&self, feats: &[Vec<u32>]) -> Vec<[f32; LABELS]> {
         feats
             .iter()
@@ -63,6 +90,49 @@ impl Dense {
                 s
             })
             .collect()
+    }
+
+    fn add_emission(&mut self, f: u32, label: usize, d: f32, c: f32) {
+        let i = f as usize * LABELS + label;
+        self.w[i] += d;
+        self.u[i] += c * d;
+    }
+
+    /// Adds `d` to the weight of starting with `to` (`from` is `None`) or of going from
+    /// `from` to `to`.
+    fn add_transition(&mut self, from: Option<usize>, to: usize, d: f32, c: f32) {
+        match from {
+            None => {
+                self.start[to] += d;
+                self.start_u[to] += c * d;
+            }
+            Some(a) => {
+                self.trans[a][to] += d;
+                self.trans_u[a][to] += c * d;
+            }
+        }
+    }
+
+    /// The weights averaged over the `c` steps taken; buckets left at zero are dropped.
+    fn averaged(&self, c: f32) -> Weights {
+        let average = |w: f32, u: f32| w - u / c;
+        let mut m = Weights::default();
+        for (b, (row, urow)) in self.w.chunks(LABELS).zip(self.u.chunks(LABELS)).enumerate() {
+            let mut a = [0f32; LABELS];
+            for l in 0..LABELS {
+                a[l] = average(row[l], urow[l]);
+            }
+            if a.iter().any(|&x| x != 0.0) {
+                m.weights.insert(b as u32, a);
+            }
+        }
+        for y in 0..LABELS {
+            m.start[y] = average(self.start[y], self.start_u[y]);
+            for p in 0..LABELS {
+                m.trans[p][y] = average(self.trans[p][y], self.trans_u[p][y]);
+            }
+        }
+        m
     }
 }
 
@@ -83,7 +153,7 @@ pub fn train(examples: &[Example], epochs: usize, seed: u64) -> Model {
 }
 
 /// Each example's features (with the rules' reading as hints) and gold labels.
-fn prepare(examples: &[Example]) -> Vec<(Vec<Vec<u32>>, Vec<Label>)> {
+fn prepare(examples: &[Example]) -> Vec<Prepared> {
     examples
         .iter()
         .map(|ex| {
@@ -100,90 +170,34 @@ pub fn train_perceptron(examples: &[Example], epochs: usize, seed: u64) -> Model
     train_perceptron_on(&prepare(examples), epochs, seed).quantise()
 }
 
-fn train_perceptron_on(data: &[(Vec<Vec<u32>>, Vec<Label>)], epochs: usize, seed: u64) -> Weights {
-    let size = (1usize << BITS) * LABELS;
-    let mut d = Dense {
-        w: vec![0.0; size],
-        u: vec![0.0; size],
-        start: [0.0; LABELS],
-        start_u: [0.0; LABELS],
-        trans: [[0.0; LABELS]; LABELS],
-        trans_u: [[0.0; LABELS]; LABELS],
-    };
-    let mut rng = Rng(seed | 1);
-    let mut order: Vec<usize> = (0..data.len()).collect();
+fn train_perceptron_on(data: &[Prepared], epochs: usize, seed: u64) -> Weights {
+    let mut d = Dense::new();
     let mut c = 1f32;
-    for _ in 0..epochs {
-        for i in (1..order.len()).rev() {
-            let j = (rng.next() % (i as u64 + 1)) as usize;
-            order.swap(i, j);
-        }
-        for &k in &order {
-            let (feats, gold) = &data[k];
-            let pred = viterbi(&d.emissions(feats), &d.start, &d.trans);
-            if pred != *gold {
-                for (i, fs) in feats.iter().enumerate() {
-                    let (g, p) = (gold[i].index(), pred[i].index());
-                    if g != p {
-                        for &f in fs {
-                            let base = f as usize * LABELS;
-                            d.w[base + g] += 1.0;
-                            d.u[base + g] += c;
-                            d.w[base + p] -= 1.0;
-                            d.u[base + p] -= c;
-                        }
-                    }
-                    let (gp, pp) = if i == 0 {
-                        (None, None)
-                    } else {
-                        (Some(gold[i - 1].index()), Some(pred[i - 1].index()))
-                    };
-                    if (gp, g) != (pp, p) {
-                        match gp {
-                            None => {
-                                d.start[g] += 1.0;
-                                d.start_u[g] += c;
-                            }
-                            Some(a) => {
-                                d.trans[a][g] += 1.0;
-                                d.trans_u[a][g] += c;
-                            }
-                        }
-                        match pp {
-                            None => {
-                                d.start[p] -= 1.0;
-                                d.start_u[p] -= c;
-                            }
-                            Some(a) => {
-                                d.trans[a][p] -= 1.0;
-                                d.trans_u[a][p] -= c;
-                            }
-                        }
+    for k in passes(data.len(), epochs, seed) {
+        let (feats, gold) = &data[k];
+        let pred = viterbi(&d.emissions(feats), &d.start, &d.trans);
+        if pred != *gold {
+            for (i, fs) in feats.iter().enumerate() {
+                let (g, p) = (gold[i].index(), pred[i].index());
+                if g != p {
+                    for &f in fs {
+                        d.add_emission(f, g, 1.0, c);
+                        d.add_emission(f, p, -1.0, c);
                     }
                 }
+                let (gp, pp) = match i {
+                    0 => (None, None),
+                    _ => (Some(gold[i - 1].index()), Some(pred[i - 1].index())),
+                };
+                if (gp, g) != (pp, p) {
+                    d.add_transition(gp, g, 1.0, c);
+                    d.add_transition(pp, p, -1.0, c);
+                }
             }
-            c += 1.0;
         }
+        c += 1.0;
     }
-    let mut m = Weights::default();
-    for (b, (w, u)) in d.w.chunks(LABELS).zip(d.u.chunks(LABELS)).enumerate() {
-        let mut avg = [0f32; LABELS];
-        let mut any = false;
-        for l in 0..LABELS {
-            avg[l] = w[l] - u[l] / c;
-            any |= avg[l] != 0.0;
-        }
-        if any {
-            m.weights.insert(b as u32, avg);
-        }
-    }
-    for l in 0..LABELS {
-        m.start[l] = d.start[l] - d.start_u[l] / c;
-        for a in 0..LABELS {
-            m.trans[a][l] = d.trans[a][l] - d.trans_u[a][l] / c;
-        }
-    }
-    m
+    d.averaged(c)
 }
 
 fn log_sum_exp(xs: impl Iterator<Item = f32> + Clone) -> f32 {
@@ -194,13 +208,83 @@ fn log_sum_exp(xs: impl Iterator<Item = f32> + Clone) -> f32 {
     m + xs.map(|x| (x - m).exp()).sum::<f32>().ln()
 }
 
-/// One parameter with its AdaGrad sum of squared gradients and the sum the average is taken
-/// from (each change weighted by the step count `c`).
-fn step(w: &mut f32, g2: &mut f32, u: &mut f32, g: f32, rate: f32, c: f32) {
+/// The CRF's log-likelihood of one example's gold labels and its gradient: per token and
+/// label (each of the token's features gets it), for starting in a label, and per
+/// transition. Each entry is the gold count less the model's expected count (from the
+/// forward-backward marginals).
+struct Gradient {
+    log_likelihood: f32,
+    emission: Vec<[f32; LABELS]>,
+    start: [f32; LABELS],
+    trans: [[f32; LABELS]; LABELS],
+}
+
+fn gradient(d: &Dense, feats: &[Vec<u32>], gold: &[Label]) -> Gradient {
+    let n = feats.len();
+    let em = d.emissions(feats);
+    let (start, trans) = (&d.start, &d.trans);
+    let mut alpha = vec![[0f32; LABELS]; n];
+    for y in 0..LABELS {
+        alpha[0][y] = start[y] + em[0][y];
+    }
+    for t in 1..n {
+        for y in 0..LABELS {
+            let prev = &alpha[t - 1];
+            alpha[t][y] = em[t][y] + log_sum_exp((0..LABELS).map(|p| prev[p] + trans[p][y]));
+        }
+    }
+    let mut beta = vec![[0f32; LABELS]; n];
+    for t in (0..n - 1).rev() {
+        for y in 0..LABELS {
+            let next = &beta[t + 1];
+            let e = &em[t + 1];
+            beta[t][y] = log_sum_exp((0..LABELS).map(|z| trans[y][z] + e[z] + next[z]));
+        }
+    }
+    let z = log_sum_exp(alpha[n - 1].iter().copied());
+    let mut gold_score = start[gold[0].index()];
+    let mut g = Gradient {
+        log_likelihood: 0.0,
+        emission: vec![[0f32; LABELS]; n],
+        start: [0f32; LABELS],
+        trans: [[0f32; LABELS]; LABELS],
+    };
+    for y in 0..LABELS {
+        g.start[y] -= (alpha[0][y] + beta[0][y] - z).exp();
+    }
+    g.start[gold[0].index()] += 1.0;
+    for t in 0..n {
+        for y in 0..LABELS {
+            g.emission[t][y] = -(alpha[t][y] + beta[t][y] - z).exp();
+        }
+        g.emission[t][gold[t].index()] += 1.0;
+        gold_score += em[t][gold[t].index()];
+        if t > 0 {
+            for p in 0..LABELS {
+                for y in 0..LABELS {
+                    g.trans[p][y] -=
+                        (alpha[t - 1][p] + trans[p][y] + em[t][y] + beta[t][y] - z).exp();
+                }
+            }
+            g.trans[gold[t - 1].index()][gold[t].index()] += 1.0;
+            gold_score += trans[gold[t - 1].index()][gold[t].index()];
+        }
+    }
+    g.log_likelihood = gold_score - z;
+    g
+}
+
+/// AdaGrad's running sums of squared gradients, one per weight of [`Dense`].
+struct SquaredSums {
+    w: Vec<f32>,
+    start: [f32; LABELS],
+    trans: [[f32; LABELS]; LABELS],
+}
+
+/// AdaGrad's step of `rate` for gradient `g` on a weight whose sum of squares is `g2`.
+fn adagrad(g2: &mut f32, g: f32, rate: f32) -> f32 {
     *g2 += g * g;
-    let d = rate * g / (g2.sqrt() + 1e-6);
-    *w += d;
-    *u += c * d;
+    rate * g / (g2.sqrt() + 1e-6)
 }
 
 /// A linear-chain CRF (the perceptron's features, transitions and decoding), trained by
@@ -211,141 +295,37 @@ pub fn train_crf(examples: &[Example], epochs: usize, seed: u64, rate: f32) -> M
     train_crf_on(&prepare(examples), epochs, seed, rate).quantise()
 }
 
-fn train_crf_on(
-    data: &[(Vec<Vec<u32>>, Vec<Label>)],
-    epochs: usize,
-    seed: u64,
-    rate: f32,
-) -> Weights {
-    let size = (1usize << BITS) * LABELS;
-    let mut w = vec![0f32; size];
-    let mut g2 = vec![0f32; size];
-    let mut u = vec![0f32; size];
-    let mut start = [0f32; LABELS];
-    let mut start_g2 = [0f32; LABELS];
-    let mut start_u = [0f32; LABELS];
-    let mut trans = [[0f32; LABELS]; LABELS];
-    let mut trans_g2 = [[0f32; LABELS]; LABELS];
-    let mut trans_u = [[0f32; LABELS]; LABELS];
+fn train_crf_on(data: &[Prepared], epochs: usize, seed: u64, rate: f32) -> Weights {
+    let mut d = Dense::new();
+    let mut sums = SquaredSums {
+        w: vec![0f32; d.w.len()],
+        start: [0f32; LABELS],
+        trans: [[0f32; LABELS]; LABELS],
+    };
     let mut c = 1f32;
-    let mut rng = Rng(seed | 1);
-    let mut order: Vec<usize> = (0..data.len()).collect();
-    for _ in 0..epochs {
-        for i in (1..order.len()).rev() {
-            let j = (rng.next() % (i as u64 + 1)) as usize;
-            order.swap(i, j);
+    for k in passes(data.len(), epochs, seed) {
+        let (feats, gold) = &data[k];
+        // The whole gradient comes from the weights before this example's steps.
+        let g = gradient(&d, feats, gold);
+        for (fs, delta) in feats.iter().zip(&g.emission) {
+            for &f in fs {
+                for (y, &gy) in delta.iter().enumerate() {
+                    let step = adagrad(&mut sums.w[f as usize * LABELS + y], gy, rate);
+                    d.add_emission(f, y, step, c);
+                }
+            }
         }
-        for &k in &order {
-            let (feats, gold) = &data[k];
-            let n = feats.len();
-            if n == 0 {
-                continue;
+        for y in 0..LABELS {
+            let step = adagrad(&mut sums.start[y], g.start[y], rate);
+            d.add_transition(None, y, step, c);
+            for p in 0..LABELS {
+                let step = adagrad(&mut sums.trans[p][y], g.trans[p][y], rate);
+                d.add_transition(Some(p), y, step, c);
             }
-            let em: Vec<[f32; LABELS]> = feats
-                .iter()
-                .map(|fs| {
-                    let mut s = [0f32; LABELS];
-                    for &f in fs {
-                        let row = &w[f as usize * LABELS..(f as usize + 1) * LABELS];
-                        for (a, b) in s.iter_mut().zip(row) {
-                            *a += b;
-                        }
-                    }
-                    s
-                })
-                .collect();
-            let mut alpha = vec![[0f32; LABELS]; n];
-            for y in 0..LABELS {
-                alpha[0][y] = start[y] + em[0][y];
-            }
-            for t in 1..n {
-                for y in 0..LABELS {
-                    let prev = &alpha[t - 1];
-                    alpha[t][y] =
-                        em[t][y] + log_sum_exp((0..LABELS).map(|p| prev[p] + trans[p][y]));
-                }
-            }
-            let mut beta = vec![[0f32; LABELS]; n];
-            for t in (0..n - 1).rev() {
-                for y in 0..LABELS {
-                    let next = &beta[t + 1];
-                    let e = &em[t + 1];
-                    beta[t][y] = log_sum_exp((0..LABELS).map(|z| trans[y][z] + e[z] + next[z]));
-                }
-            }
-            let z = log_sum_exp(alpha[n - 1].iter().copied());
-            // Transition gradients first, from the weights the marginals were computed with.
-            let mut gt = [[0f32; LABELS]; LABELS];
-            let mut gs = [0f32; LABELS];
-            for y in 0..LABELS {
-                gs[y] -= (alpha[0][y] + beta[0][y] - z).exp();
-            }
-            gs[gold[0].index()] += 1.0;
-            for t in 1..n {
-                for p in 0..LABELS {
-                    for y in 0..LABELS {
-                        gt[p][y] -=
-                            (alpha[t - 1][p] + trans[p][y] + em[t][y] + beta[t][y] - z).exp();
-                    }
-                }
-                gt[gold[t - 1].index()][gold[t].index()] += 1.0;
-            }
-            for t in 0..n {
-                let mut delta = [0f32; LABELS];
-                for y in 0..LABELS {
-                    delta[y] = -(alpha[t][y] + beta[t][y] - z).exp();
-                }
-                delta[gold[t].index()] += 1.0;
-                for &f in &feats[t] {
-                    let base = f as usize * LABELS;
-                    for y in 0..LABELS {
-                        let g = delta[y];
-                        step(
-                            &mut w[base + y],
-                            &mut g2[base + y],
-                            &mut u[base + y],
-                            g,
-                            rate,
-                            c,
-                        );
-                    }
-                }
-            }
-            for y in 0..LABELS {
-                step(
-                    &mut start[y],
-                    &mut start_g2[y],
-                    &mut start_u[y],
-                    gs[y],
-                    rate,
-                    c,
-                );
-                for p in 0..LABELS {
-                    let (t, t2, tu) = (&mut trans[p][y], &mut trans_g2[p][y], &mut trans_u[p][y]);
-                    step(t, t2, tu, gt[p][y], rate, c);
-                }
-            }
-            c += 1.0;
         }
+        c += 1.0;
     }
-    let average = |w: f32, u: f32| w - u / c;
-    let mut m = Weights::default();
-    for (b, (row, urow)) in w.chunks(LABELS).zip(u.chunks(LABELS)).enumerate() {
-        if row.iter().any(|&x| x != 0.0) {
-            let mut a = [0f32; LABELS];
-            for l in 0..LABELS {
-                a[l] = average(row[l], urow[l]);
-            }
-            m.weights.insert(b as u32, a);
-        }
-    }
-    for y in 0..LABELS {
-        m.start[y] = average(start[y], start_u[y]);
-        for p in 0..LABELS {
-            m.trans[p][y] = average(trans[p][y], trans_u[p][y]);
-        }
-    }
-    m
+    d.averaged(c)
 }
 
 #[cfg(test)]
@@ -411,5 +391,86 @@ mod tests {
                 assert_eq!(m.decode(&feats), token_labels(e), "{}", e.text);
             }
         }
+    }
+
+    #[test]
+    fn the_crf_gradient_matches_finite_differences() {
+        let e = ex(
+            "Smith, J. (2001). Growing trees. Forest Journal, 3, 10-20.",
+            &[
+                (Label::Author, "Smith, J."),
+                (Label::Date, "2001"),
+                (Label::Title, "Growing trees"),
+                (Label::Container, "Forest Journal"),
+            ],
+        );
+        let (feats, gold) = prepare(std::slice::from_ref(&e)).remove(0);
+        // Small, varied weights so the marginals are not uniform.
+        let mut d = Dense::new();
+        let mut x = 1u32;
+        for fs in &feats {
+            for &f in fs {
+                for y in 0..LABELS {
+                    x = x.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+                    d.w[f as usize * LABELS + y] = ((x >> 16) % 200) as f32 / 400.0 - 0.25;
+                }
+            }
+        }
+        for p in 0..LABELS {
+            d.start[p] = p as f32 * 0.03 - 0.1;
+            for y in 0..LABELS {
+                d.trans[p][y] = ((p * 7 + y * 3) % 11) as f32 * 0.02 - 0.1;
+            }
+        }
+        let g = gradient(&d, &feats, &gold);
+        let eps = 0.01f32;
+        let ll = |d: &Dense| gradient(d, &feats, &gold).log_likelihood;
+        let check = |analytic: f32, numeric: f32, what: &str| {
+            assert!(
+                (analytic - numeric).abs() < 0.01,
+                "{what}: analytic {analytic}, numeric {numeric}"
+            );
+        };
+        // A feature's weight: its gradient is the sum over the tokens that have it.
+        let f = feats[2][0];
+        for y in [0, gold[2].index(), LABELS - 1] {
+            let i = f as usize * LABELS + y;
+            let analytic: f32 = feats
+                .iter()
+                .zip(&g.emission)
+                .filter(|(fs, _)| fs.contains(&f))
+                .map(|(fs, row)| row[y] * fs.iter().filter(|&&h| h == f).count() as f32)
+                .sum();
+            let (mut hi, mut lo) = (Dense::new(), Dense::new());
+            for dd in [&mut hi, &mut lo] {
+                dd.w.copy_from_slice(&d.w);
+                dd.start = d.start;
+                dd.trans = d.trans;
+            }
+            hi.w[i] += eps;
+            lo.w[i] -= eps;
+            check(analytic, (ll(&hi) - ll(&lo)) / (2.0 * eps), "emission");
+        }
+        for (p, y) in [(0, 0), (gold[0].index(), gold[1].index()), (2, 5)] {
+            let (mut hi, mut lo) = (Dense::new(), Dense::new());
+            for dd in [&mut hi, &mut lo] {
+                dd.w.copy_from_slice(&d.w);
+                dd.start = d.start;
+                dd.trans = d.trans;
+            }
+            hi.trans[p][y] += eps;
+            lo.trans[p][y] -= eps;
+            check(
+                g.trans[p][y],
+                (ll(&hi) - ll(&lo)) / (2.0 * eps),
+                "transition",
+            );
+            hi.trans[p][y] -= eps;
+            lo.trans[p][y] += eps;
+            hi.start[y] += eps;
+            lo.start[y] -= eps;
+            check(g.start[y], (ll(&hi) - ll(&lo)) / (2.0 * eps), "start");
+        }
+        assert!(g.log_likelihood < 0.0);
     }
 }
