@@ -7,10 +7,11 @@ use kerai_core::references::{parse_reference, Reference};
 use kerai_core::shared_data::shared_path;
 use serde_json::Value;
 
-pub const FIELDS: [&str; 13] = [
+pub const FIELDS: [&str; 14] = [
     "year",
     "doi",
     "first_author",
+    "authors",
     "title",
     "container",
     "volume",
@@ -213,6 +214,25 @@ fn gold_volume_issue(fields: &Value, row: &Value) -> (Option<String>, Option<Str
     (Some(vol.to_string()), issue)
 }
 
+/// The words of an author list that name people or bodies, lowercased and sorted: every
+/// word of two letters or more, without initials (up to three capitals: `ED`, `JF`) and the
+/// words that join names (`and`, `et al.`, `eds`). The same for the gold span and the parsed
+/// authors, so `authors` scores the whole list: every name found, and nothing else read as one.
+fn name_words<'a>(parts: impl Iterator<Item = &'a str>) -> Option<String> {
+    const JOINS: &[&str] = &[
+        "and", "und", "et", "al", "eds", "ed", "edited", "by", "in", "with", "others", "y",
+    ];
+    let mut words: Vec<String> = parts
+        .flat_map(|p| p.split(|c: char| !c.is_alphanumeric() && c != '\''))
+        .filter(|w| w.chars().filter(|c| c.is_alphabetic()).count() >= 2)
+        .filter(|w| !(w.len() <= 3 && w.chars().all(|c| c.is_uppercase())))
+        .map(str::to_lowercase)
+        .filter(|w| !JOINS.contains(&w.as_str()))
+        .collect();
+    words.sort();
+    (!words.is_empty()).then(|| words.join(" "))
+}
+
 fn gold_value(fields: &Value, row: &Value, field: &str) -> Option<String> {
     let v = match field {
         "volume" => gold_volume_issue(fields, row).0?,
@@ -229,6 +249,7 @@ fn gold_value(fields: &Value, row: &Value, field: &str) -> Option<String> {
                 .to_string()
         }
         "first_author" => gold_first_family(fields["authors"].as_array()?.first()?.as_str()?)?,
+        "authors" => name_words(fields["authors"].as_array()?.iter().filter_map(Value::as_str))?,
         // The label is not part of the value: `arXiv:1609.04406`, `ISBN 0-486-67260-3`, `URL: www…`.
         f @ ("arxiv" | "isbn" | "url") => {
             let a = soft(fields[f].as_str()?);
@@ -245,6 +266,11 @@ fn pred_value(r: &Reference, field: &str) -> Option<String> {
         "year" => r.year.map(|y| y.to_string()),
         "doi" => r.doi.clone(),
         "first_author" => r.authors.first().map(|a| a.family.clone()),
+        "authors" => name_words(
+            r.authors
+                .iter()
+                .flat_map(|a| [a.family.as_str(), a.given.as_deref().unwrap_or("")]),
+        ),
         "title" => r.title.clone(),
         "container" => r.container.clone(),
         "volume" => r.volume.clone(),
@@ -343,7 +369,7 @@ pub fn evaluate_by(
                 (None, None) => {}
             }
             if show.as_deref() == Some(*f) && g != p {
-                let gold_raw = if *f == "first_author" {
+                let gold_raw = if *f == "first_author" || *f == "authors" {
                     row["fields"]["authors"].to_string()
                 } else {
                     row["fields"][*f].to_string()
