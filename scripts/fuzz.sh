@@ -2,7 +2,7 @@
 # Fuzzes every parser entry point with cargo-fuzz (libFuzzer) on the stable toolchain: each
 # target runs for N seconds (default 120), or for FUZZ_RUNS executions when that is set, from
 # the kept corpus under fuzz/corpus/<target>/, seeded from the repository's fixtures and the
-# shared suites. Not part of CI; `make test` replays the kept corpus (fuzz/tests/replay.rs).
+# shared suites. Not part of CI; `make test` replays the kept corpus (crates/kerai-core/tests/fuzz_corpus.rs).
 #
 #   scripts/fuzz.sh [SECONDS] [TARGET...]      scripts/fuzz.sh --list
 #   FUZZ_RUNS=1000000 scripts/fuzz.sh 0 html   (1M executions; with SECONDS > 0, whichever comes first)

@@ -67,6 +67,9 @@ pub(crate) fn extract_claims(
         name!(source, String),
     ),
 > {
+    if let Some(t) = text {
+        crate::limits::check("kerai.extract_claims", "text", t.len());
+    }
     let mut out = Vec::new();
     if let Some(j) = json_ld {
         let items = match j.0 {

@@ -83,6 +83,7 @@ SELECT kerai.parse_markdown(repeat('word ', 1000));
 SELECT count(*) FROM kerai.chunk_text(repeat('word ', 1000));
 SELECT kerai.html_to_markdown('<p>' || repeat('word ', 1000) || '</p>');
 SELECT count(*) FROM kerai.detect_citations(repeat('word ', 1000));
+SELECT count(*) FROM kerai.extract_claims(repeat('word ', 1000));
 SELECT count(*) AS small_input_passes FROM kerai.detect_citations('see doi:10.1000/xyz123');
 SET kerai.max_input_bytes = 0;
 SELECT count(*) > 0 AS no_limit FROM kerai.chunk_text(repeat('word ', 1000));

@@ -186,6 +186,36 @@ fn detect_citations_is_cancelled() {
 }
 
 #[test]
+fn extract_entities_is_cancelled() {
+    let db = TestDb::new("cancel_entities");
+    times_out(
+        &db,
+        "SELECT count(*) FROM kerai.extract_entities(
+            repeat('Acme Corp. hired Dr. John Smith in Paris on 3 May 2020 for $5 million. ', 400000))",
+    );
+}
+
+#[test]
+fn extract_claims_is_cancelled() {
+    let db = TestDb::new("cancel_claims");
+    times_out(
+        &db,
+        "SELECT count(*) FROM kerai.extract_claims(
+            repeat('Acme Corp. is based in Paris. The drug reduces mortality by 20 percent. ', 400000))",
+    );
+}
+
+#[test]
+fn a_bibliography_is_cancelled_while_its_entries_are_parsed() {
+    let db = TestDb::new("cancel_references");
+    times_out(
+        &db,
+        "SELECT count(kerai.parse_reference(e)) FROM kerai.split_bibliography(
+            repeat(E'Smith, J. (2001). Growing trees. Forest Journal, 3, 10-20.\n', 200000)) e",
+    );
+}
+
+#[test]
 fn embed_pending_is_cancelled_between_batches_and_stores_nothing() {
     let db = TestDb::new("cancel_embed");
     let mut c = db.client();

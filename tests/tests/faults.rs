@@ -170,7 +170,7 @@ fn kerai_run_pauses_while_the_database_is_read_only_or_away_and_loses_nothing() 
 }
 
 #[test]
-fn the_daemon_pauses_while_the_database_is_read_only_and_loses_nothing() {
+fn the_daemon_pauses_while_the_database_is_read_only_or_away_and_loses_nothing() {
     let (cluster, url) = cluster("faults_daemon");
     let site = Site::of_pages(40);
     configure(&url, &site);
@@ -188,6 +188,28 @@ fn the_daemon_pauses_while_the_database_is_read_only_and_loses_nothing() {
     std::thread::sleep(Duration::from_secs(5));
     assert!(child.try_wait().unwrap().is_none(), "the daemon pauses");
     read_only(&cluster, false);
+
+    // Then the database refuses connections for 3 s, and ends the ones it had.
+    let during = count(&cluster, "SELECT count(*) FROM kerai.pages");
+    until_pages(&cluster, during + 4, &mut child);
+    let mut admin = cluster.client("postgres");
+    admin
+        .batch_execute("ALTER DATABASE corpus ALLOW_CONNECTIONS false")
+        .unwrap();
+    admin
+        .query_one(
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = 'corpus'",
+            &[],
+        )
+        .unwrap();
+    std::thread::sleep(Duration::from_secs(3));
+    if child.try_wait().unwrap().is_some() {
+        let out = wait(child);
+        panic!("the daemon waits for the database:\n{}", out.stderr);
+    }
+    admin
+        .batch_execute("ALTER DATABASE corpus ALLOW_CONNECTIONS true")
+        .unwrap();
 
     let t = Instant::now();
     while count(
@@ -208,6 +230,7 @@ fn the_daemon_pauses_while_the_database_is_read_only_and_loses_nothing() {
     let out = wait_within(child, Duration::from_secs(30));
     for said in [
         "the database is read-only (default_transaction_read_only is on, or it is a standby)",
+        "the database refuses connections",
         "accepts writes again after",
     ] {
         assert!(out.stderr.contains(said), "{said}:\n{}", out.stderr);

@@ -507,6 +507,43 @@ fn answers_and_claims_come_from_a_chat_model_when_one_is_configured() {
         prompt.contains("[1] (") && prompt.contains("90 minutes"),
         "{prompt}"
     );
+    // The prompt is the question, the retrieved passages numbered from 1, each a stored chunk
+    // word for word, and the instruction: nothing else.
+    let (head, rest) = prompt
+        .split_once("\n\nPassages:\n\n")
+        .unwrap_or_else(|| panic!("no passages: {prompt}"));
+    assert_eq!(head, "Question: How long does a scanner session last?");
+    let (mut body, tail) = rest
+        .rsplit_once("\n\nAnswer the question using only these passages.")
+        .unwrap_or_else(|| panic!("no instruction: {prompt}"));
+    assert_eq!(
+        tail,
+        " Cite each passage you use as [n]. If the passages do not answer the question, say so."
+    );
+    let stored: Vec<String> = db
+        .client()
+        .query("SELECT content FROM kerai.chunks", &[])
+        .unwrap()
+        .iter()
+        .map(|r| r.get(0))
+        .collect();
+    let mut n = 1;
+    while !body.is_empty() {
+        let open = format!("[{n}] (");
+        assert!(body.starts_with(&open), "passage {n}: {body}");
+        let after_url = body.find(") ").expect("the passage's url") + 2;
+        let end = body
+            .find(&format!("\n\n[{}] (", n + 1))
+            .unwrap_or(body.len());
+        let content = &body[after_url..end];
+        assert!(
+            stored.iter().any(|c| c == content),
+            "passage {n} is not a stored chunk: {content}"
+        );
+        body = body[end..].trim_start_matches('\n');
+        n += 1;
+    }
+    assert!((2..=4).contains(&n), "{} passages for -k 3", n - 1);
     let logged = db
         .client()
         .query_one(

@@ -100,3 +100,19 @@ fn hostile_strings_parse() {
     let r = parse_reference("王小明, 李华. 深度学习研究[J]. 计算机学报, 2018, 41(3): 1-20.");
     assert_eq!(r.year, Some(2018));
 }
+
+#[test]
+fn a_string_of_megabytes_is_read_up_to_the_entry_limit() {
+    // Only the first MAX_ENTRY_BYTES are read (a real entry is under 4 KB), so the work on a
+    // string of many megabytes stays that of 64 KB; the cut falls on a character boundary.
+    let text = format!("Smith, J. (2001). {}", "Titel über alles ".repeat(400_000));
+    let r = parse_reference(&text);
+    assert_eq!(r.year, Some(2001));
+    let title = r.title.expect("a title");
+    assert!(
+        title.len() < kerai_core::references::MAX_ENTRY_BYTES,
+        "{}",
+        title.len()
+    );
+    assert!(title.starts_with("Titel über alles"));
+}

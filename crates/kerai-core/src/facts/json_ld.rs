@@ -57,6 +57,7 @@ enum Kind {
 pub fn claims_from_json_ld(items: &[Value]) -> Vec<Claim> {
     let mut out = Vec::new();
     for item in items {
+        crate::interrupt::check();
         walk(item, &mut out);
     }
     out

@@ -158,6 +158,7 @@ pub fn claims_from_text(text: &str) -> Vec<Claim> {
     };
     let mut out = Vec::new();
     for unit in units(text) {
+        crate::interrupt::check();
         let before = out.len();
         let ents = spans(&unit);
         sentence_claims(&unit, &ents, &mut ctx, &mut out);

@@ -469,6 +469,7 @@ pub fn parse_reference_with(
     model: Option<&tagger::Model>,
     fields: &[&str],
 ) -> Reference {
+    let text = &text[..entry_end(text)];
     let mut r = parse_by_rules(text);
     // A real entry is under 200 tokens; a longer string keeps the rules' reading, which
     // bounds the tagger's work on hostile input.
@@ -478,6 +479,21 @@ pub fn parse_reference_with(
     }
     repair::after_reading(text, &mut r);
     r
+}
+
+/// The most of one string the parser reads (bytes). A real entry is under 4 KB; the rest of a
+/// longer string is left unread, which bounds the work (about 5 ms) and keeps it short of a
+/// cancellation point's reach on hostile input of many megabytes.
+pub const MAX_ENTRY_BYTES: usize = 64 * 1024;
+
+/// The end of the part of `text` the parser reads: [`MAX_ENTRY_BYTES`] at most, on a character
+/// boundary.
+fn entry_end(text: &str) -> usize {
+    let mut end = text.len().min(MAX_ENTRY_BYTES);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    end
 }
 
 /// The end of a "same authors as above" mark at the head of `s`: two or more dashes or

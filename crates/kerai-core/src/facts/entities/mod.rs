@@ -104,7 +104,9 @@ pub(in crate::facts) fn spans(text: &str) -> Vec<(Range<usize>, EntityKind, f32)
     // The kept spans by start: they never overlap, so a candidate overlaps one only if the
     // last kept span starting before its end reaches past its start (a lookup, not a scan).
     let mut kept: BTreeMap<usize, Candidate> = BTreeMap::new();
+    let mut tick = crate::interrupt::Ticker::new();
     for c in cands {
+        tick.tick();
         if c.start >= c.end {
             continue;
         }

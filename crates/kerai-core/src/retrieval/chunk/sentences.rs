@@ -55,10 +55,11 @@ fn push_trimmed(text: &str, r: Range<usize>, out: &mut Vec<Range<usize>>) {
 
 /// Byte offsets where a new sentence may start (just after the terminal punctuation).
 fn boundaries(text: &str) -> Vec<usize> {
-    let chars: Vec<(usize, char)> = text.char_indices().collect();
+    let mut tick = crate::interrupt::Ticker::new();
+    // Collected with cancellation points: tens of megabytes take a noticeable time.
+    let chars: Vec<(usize, char)> = text.char_indices().inspect(|_| tick.tick()).collect();
     let mut cuts = Vec::new();
     let mut i = 0;
-    let mut tick = crate::interrupt::Ticker::new();
     while i < chars.len() {
         tick.tick();
         let (pos, c) = chars[i];
