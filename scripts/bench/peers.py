@@ -66,6 +66,13 @@ def run_kerai(name):
         out = subprocess.run([f'{ex}/wcxb', '--out', res], check=True, capture_output=True,
                              text=True).stdout
         secs = float(re.search(r'time ([0-9.]+) s', out).group(1))
+        # kerai's own scorer beside evaluate.py: the held-out fifth (ids divisible by 5) apart,
+        # and how much of the gold markdown's structure the markdown keeps (a second, untimed
+        # run).
+        shown = subprocess.run([f'{ex}/wcxb', '--structure'], check=True, capture_output=True,
+                               text=True).stdout
+        print('\nkerai on WCXB dev by its own scorer (same word F1), tuned-on pages and the held-out fifth:')
+        print(shown[shown.index('type'):].rstrip())
         return json.load(open(res, encoding='utf8')), secs
     d = f'{work}/{name}-kerai'
     os.makedirs(d, exist_ok=True)

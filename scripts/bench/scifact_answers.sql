@@ -1,7 +1,8 @@
 -- Extractive answers on SciFact's 300 test queries (kerai.answer, no chat model): the share
 -- whose first cited passage comes from a document the qrels mark relevant to the query, and
 -- the share whose first answer sentence is a heading or navigation fragment (under five
--- words, or no sentence end). Needs kerai_bench.queries and kerai_bench.qrels.
+-- words, or no sentence end), and the share with a cited passage whose quoted text is one.
+-- Needs kerai_bench.queries and kerai_bench.qrels.
 \set ON_ERROR_STOP on
 CREATE TEMP TABLE answers AS
 SELECT q.id AS qid, a
@@ -29,5 +30,11 @@ SELECT count(*) AS answers,
        round(avg(CASE WHEN f.cited IS NULL
                         OR array_length(regexp_split_to_array(f.sentence, '\s+'), 1) < 5
                         OR f.sentence !~ '[.!?)"”’\]]$'
-                 THEN 1 ELSE 0 END), 3) AS heading_or_navigation
+                 THEN 1 ELSE 0 END), 3) AS heading_or_navigation,
+       -- Any cited passage's quoted text a fragment: under five words, or no sentence end.
+       round(avg(CASE WHEN EXISTS (
+                   SELECT 1 FROM jsonb_array_elements(f.citations) c
+                    WHERE array_length(regexp_split_to_array(btrim(c->>'text'), '\s+'), 1) < 5
+                       OR btrim(c->>'text') !~ '[.!?)"”’\]]$')
+                 THEN 1 ELSE 0 END), 3) AS cited_text_fragment
   FROM firsts f;

@@ -96,12 +96,13 @@ if [[ " $parts " == *" quality "* ]]; then
   psql_b -d "$db" -c "CREATE TABLE kerai_bench.qrels (qid text, docid text, score integer)" \
     -c "\\copy kerai_bench.qrels FROM '${data}/qrels_test.tsv' WITH (FORMAT csv, DELIMITER E'\\t', HEADER true)"
   start=$SECONDS
-  read -r n relevant fragments < <(psql_b -d "$db" -A -F ' ' -f scripts/bench/scifact_answers.sql | sed -n 2p)
+  read -r n relevant fragments cited_fragments < <(psql_b -d "$db" -A -F ' ' -f scripts/bench/scifact_answers.sql | sed -n 2p)
   took=$((SECONDS - start))
-  printf '    kerai.answer (extractive), %s queries in %s s: first cited passage relevant %s (goal >= 0.75); first sentence a heading or navigation fragment %s (goal 0)\n' \
-    "$n" "$took" "$relevant" "$fragments"
+  printf '    kerai.answer (extractive), %s queries in %s s: first cited passage relevant %s (goal >= 0.75); first sentence a heading or navigation fragment %s, a cited passage'"'"'s text one %s (goal 0)\n' \
+    "$n" "$took" "$relevant" "$fragments" "$cited_fragments"
   quality+=("answers.queries=$n" "answers.seconds=$took"
-            "answers.first_cited_relevant=$relevant" "answers.heading_or_navigation=$fragments")
+            "answers.first_cited_relevant=$relevant" "answers.heading_or_navigation=$fragments"
+            "answers.cited_text_fragment=$cited_fragments")
   # Baseline: the float32 variant of the model on the same chunks (issue 15: int8 must be
   # faster with nDCG within 0.005).
   f32="sentence-transformers/all-MiniLM-L6-v2"
