@@ -249,7 +249,12 @@ fn gold_value(fields: &Value, row: &Value, field: &str) -> Option<String> {
                 .to_string()
         }
         "first_author" => gold_first_family(fields["authors"].as_array()?.first()?.as_str()?)?,
-        "authors" => name_words(fields["authors"].as_array()?.iter().filter_map(Value::as_str))?,
+        "authors" => name_words(
+            fields["authors"]
+                .as_array()?
+                .iter()
+                .filter_map(Value::as_str),
+        )?,
         // The label is not part of the value: `arXiv:1609.04406`, `ISBN 0-486-67260-3`, `URL: www…`.
         f @ ("arxiv" | "isbn" | "url") => {
             let a = soft(fields[f].as_str()?);
