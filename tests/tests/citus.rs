@@ -431,6 +431,16 @@ impl Corpus {
             other.chain.len(),
             other.dashboards.len()
         );
+        // Side by side, what a user compares: the top-10 search and the answer's citations.
+        let short = |s: &str| s.chars().take(90).collect::<String>();
+        println!("{what}: top-10 search (url | md5 | fts rank | vector rank), one node / here:");
+        for (i, (a, b)) in self.search.iter().zip(&other.search).enumerate() {
+            println!("  {:>2}. {}\n      {}", i + 1, short(a), short(b));
+        }
+        println!("{what}: answer citations, one node / here:");
+        for (a, b) in self.answer.iter().zip(&other.answer) {
+            println!("  - {}\n    {}", short(a), short(b));
+        }
         assert_eq!(self.documents, other.documents, "{what}: documents");
         println!("{what}: word weights {:?}", other.weights);
         let words = |c: &Corpus| c.weights.iter().map(|w| w.0.clone()).collect::<Vec<_>>();
@@ -534,6 +544,27 @@ fn distribute_keeps_every_row(db: &TestDb) {
               WHERE r.success AND r.result::bigint > 0"
         ));
         assert_eq!(workers, 2, "kerai.{table} has rows on both workers");
+    }
+    // Citus's own view: every distributed table has shards on both workers.
+    let spread = db
+        .client()
+        .query(
+            "SELECT table_name::text, count(DISTINCT nodeport)::bigint, count(*)::bigint,
+                    pg_size_pretty(sum(shard_size))
+               FROM citus_shards WHERE citus_table_type = 'distributed'
+              GROUP BY 1 ORDER BY 1",
+            &[],
+        )
+        .unwrap();
+    assert!(
+        !spread.is_empty(),
+        "citus_shards lists no distributed table"
+    );
+    for r in &spread {
+        let (table, nodes, shards, size): (String, i64, i64, String) =
+            (r.get(0), r.get(1), r.get(2), r.get(3));
+        println!("citus_shards: {table}: {shards} shards on {nodes} workers, {size}");
+        assert_eq!(nodes, 2, "{table} has shards on both workers");
     }
     for table in ["pages", "page_versions", "job_logs"] {
         let shards: i64 = db.one(&format!(
