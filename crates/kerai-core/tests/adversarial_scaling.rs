@@ -251,6 +251,19 @@ const SHAPES: &[Shape] = &[
         text: |n| (0..n).map(|i| format!("- part {i}\n")).collect(),
         html: streamed_segments,
     },
+    // Every DOI is checked against the links it might continue (a resolver link cut by a line
+    // break); with thousands of each that must be a lookup, not a scan.
+    Shape {
+        name: "links and DOIs, thousands of each",
+        n: 64 << 10,
+        text: |n| repeat_to("see https://example.org/a and doi:10.1000/xyz123 here. ", n),
+        html: |n| {
+            format!(
+                "<p>{}</p>",
+                repeat_to("see https://example.org/a and doi:10.1000/xyz123 here. ", n)
+            )
+        },
+    },
 ];
 
 fn streamed_segments(n: usize) -> String {
@@ -362,4 +375,9 @@ fn runs_of_brackets_quotes_and_dots() {
 #[test]
 fn streamed_segments_with_unclosed_fallbacks() {
     check_shape(&SHAPES[9]);
+}
+
+#[test]
+fn links_and_dois_thousands_of_each() {
+    check_shape(&SHAPES[10]);
 }

@@ -80,7 +80,7 @@ pub fn find_arxiv(text: &str) -> Vec<ArxivMatch> {
         });
     }
     // Old-style identifiers: `archive[.XX]/YYMMNNN[vN]`, the archive read backwards from the slash.
-    for m in SLASH_DIGITS_RE.find_iter(text) {
+    for m in crate::interrupt::find_iter(&SLASH_DIGITS_RE, text) {
         let slash = m.start();
         let mut end = m.end();
         if b.get(end).is_some_and(u8::is_ascii_digit) {

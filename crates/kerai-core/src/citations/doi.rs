@@ -255,7 +255,7 @@ fn registrant_ok(registrant: &str) -> bool {
 pub fn find_dois(text: &str) -> Vec<DoiMatch> {
     let mut out: Vec<DoiMatch> = Vec::new();
     let mut tick = crate::interrupt::Ticker::new();
-    for caps in PREFIX_RE.captures_iter(text) {
+    for caps in crate::interrupt::captures_iter(&PREFIX_RE, text) {
         tick.tick();
         let (Some(m), Some(reg)) = (caps.get(0), caps.get(1)) else {
             continue;
@@ -277,7 +277,7 @@ pub fn find_dois(text: &str) -> Vec<DoiMatch> {
     }
     let mut tick = crate::interrupt::Ticker::new();
     for (re, with_dir) in [(&*SPACED_RE, true), (&*UNPREFIXED_RE, false)] {
-        for caps in re.captures_iter(text) {
+        for caps in crate::interrupt::captures_iter(re, text) {
             tick.tick();
             let (Some(m), Some(reg)) = (caps.get(0), caps.get(1)) else {
                 continue;
@@ -299,7 +299,7 @@ pub fn find_dois(text: &str) -> Vec<DoiMatch> {
             }
         }
     }
-    out.sort_by_key(|d| d.start);
+    crate::interrupt::sort_by(&mut out, |a, b| a.start.cmp(&b.start));
     out
 }
 

@@ -10,26 +10,48 @@ use super::{CitationKind, Found};
 
 /// Every URL, DOI and arXiv citation in `text`, left to right, non-overlapping.
 pub fn find_identifiers(text: &str, opts: LinkOptions) -> Vec<Found> {
-    let mut found: Vec<Found> = find_links(text, opts)
+    // Links come in order and never overlap, so the one a DOI starts in is found by bisection.
+    let mut tick = crate::interrupt::Ticker::new();
+    let links: Vec<Found> = find_links(text, opts)
         .into_iter()
-        .map(|l| classify_link(text, l))
+        .map(|l| {
+            tick.tick();
+            classify_link(text, l)
+        })
         .collect();
+    let mut replaced = vec![false; links.len()];
+    let mut dois: Vec<Found> = Vec::new();
     for mut d in find_dois(text) {
+        tick.tick();
         // A resolver link the line break cut (`https://doi.org/10.1038/` + newline +
         // `nrn2787`): the DOI, which reads on across the break, takes the link's place.
-        if let Some(i) = found.iter().position(|l| {
-            l.kind == CitationKind::Url && l.start <= d.start && d.start < l.end && l.end < d.end
+        let i = links.partition_point(|l| l.start <= d.start);
+        if let Some(i) = i.checked_sub(1).filter(|&i| {
+            let l = &links[i];
+            !replaced[i] && l.kind == CitationKind::Url && d.start < l.end && l.end < d.end
         }) {
-            d.start = found.remove(i).start;
+            replaced[i] = true;
+            d.start = links[i].start;
         }
         let detail = json!({ "doi": d.doi.to_lowercase() });
-        found.push(Found {
+        dois.push(Found {
             start: d.start,
             end: d.end,
             kind: CitationKind::Doi,
             detail,
         });
     }
+    // Links, then DOIs, then arXiv IDs: at the same span the earlier one stays.
+    let mut found: Vec<Found> = links
+        .into_iter()
+        .zip(replaced)
+        .filter(|(_, replaced)| {
+            tick.tick();
+            !replaced
+        })
+        .map(|(l, _)| l)
+        .collect();
+    found.extend(dois);
     for a in find_arxiv(text) {
         let detail = match a.version {
             Some(v) => json!({ "arxiv": a.id, "version": v }),
@@ -43,9 +65,12 @@ pub fn find_identifiers(text: &str, opts: LinkOptions) -> Vec<Found> {
         });
     }
     // Earliest first; at the same start the longer one.
-    found.sort_by(|a, b| a.start.cmp(&b.start).then(b.end.cmp(&a.end)));
+    crate::interrupt::sort_by(&mut found, |a, b| {
+        a.start.cmp(&b.start).then(b.end.cmp(&a.end))
+    });
     let mut out: Vec<Found> = Vec::with_capacity(found.len());
     for f in found {
+        tick.tick();
         if out.last().is_none_or(|l| f.start >= l.end) {
             out.push(f);
         }

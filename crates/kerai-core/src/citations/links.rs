@@ -86,7 +86,9 @@ fn select(mut cands: Vec<Link>) -> Vec<Link> {
         LinkSource::Fuzzy => 1,
         LinkSource::Email => 2,
     };
-    cands.sort_by_key(|l| (l.start, rank(l.source)));
+    crate::interrupt::sort_by(&mut cands, |a, b| {
+        (a.start, rank(a.source)).cmp(&(b.start, rank(b.source)))
+    });
     let mut out: Vec<Link> = Vec::new();
     let mut i = 0;
     let mut tick = crate::interrupt::Ticker::new();

@@ -71,16 +71,23 @@ impl Bounded {
         word_end.max(first).min(end.max(first))
     }
 
+    /// The matches of `search` (a regex's `find_at` or `captures_at`) at word boundaries,
+    /// searched with cancellation points ([`crate::interrupt::search_from`]).
     fn matches<'t, T: 't>(
         &'t self,
         text: &'t str,
-        search: impl Fn(&'t Regex, usize) -> Option<T> + 't,
-        span: impl Fn(&T) -> (usize, usize) + 't,
+        search: impl Fn(&'t Regex, &'t str, usize) -> Option<T> + Copy + 't,
+        span: impl Fn(&T) -> (usize, usize) + Copy + 't,
     ) -> impl Iterator<Item = T> + 't {
         let mut pos = 0;
         std::iter::from_fn(move || {
             while pos <= text.len() {
-                let found = search(&self.re, pos)?;
+                let found = crate::interrupt::search_from(
+                    text,
+                    pos,
+                    |hay, at| search(&self.re, hay, at),
+                    span,
+                )?;
                 let (s, e) = span(&found);
                 if self.bounded(text, s, e) {
                     pos = if e > s {
@@ -100,7 +107,7 @@ impl Bounded {
     pub(super) fn find_iter<'t>(&'t self, text: &'t str) -> impl Iterator<Item = Match<'t>> + 't {
         self.matches(
             text,
-            move |re, at| re.find_at(text, at),
+            |re, hay, at| re.find_at(hay, at),
             |m| (m.start(), m.end()),
         )
     }
@@ -112,7 +119,7 @@ impl Bounded {
     ) -> impl Iterator<Item = Captures<'t>> + 't {
         self.matches(
             text,
-            move |re, at| re.captures_at(text, at),
+            |re, hay, at| re.captures_at(hay, at),
             |c| {
                 let m = c.get(0).expect("group 0");
                 (m.start(), m.end())

@@ -76,15 +76,25 @@ struct Candidate {
 
 /// The entities of `text`, in order, without overlaps.
 pub fn entities(text: &str) -> Vec<Entity> {
-    let char_at = char_offsets(text);
+    // Spans come in order and never overlap, so character offsets are counted as we go.
+    let (mut byte, mut char) = (0, 0);
+    let mut char_at = |at: usize| {
+        char += text[byte..at].chars().count();
+        byte = at;
+        char
+    };
+    let mut tick = crate::interrupt::Ticker::new();
     spans(text)
         .into_iter()
-        .map(|(r, kind, confidence)| Entity {
-            text: text[r.clone()].to_string(),
-            kind,
-            start: char_at(r.start),
-            end: char_at(r.end),
-            confidence,
+        .map(|(r, kind, confidence)| {
+            tick.tick();
+            Entity {
+                text: text[r.clone()].to_string(),
+                kind,
+                start: char_at(r.start),
+                end: char_at(r.end),
+                confidence,
+            }
         })
         .collect()
 }
@@ -95,7 +105,7 @@ pub(in crate::facts) fn spans(text: &str) -> Vec<(Range<usize>, EntityKind, f32)
     patterns::propose(text, &mut cands);
     names::propose(text, &mut cands);
     // Surest first, then longest, then earliest; keep what does not overlap a kept span.
-    cands.sort_by(|a, b| {
+    crate::interrupt::sort_by(&mut cands, |a, b| {
         b.confidence
             .total_cmp(&a.confidence)
             .then((b.end - b.start).cmp(&(a.end - a.start)))
@@ -119,14 +129,11 @@ pub(in crate::facts) fn spans(text: &str) -> Vec<(Range<usize>, EntityKind, f32)
         }
     }
     kept.into_values()
-        .map(|c| (c.start..c.end, c.kind, c.confidence))
+        .map(|c| {
+            tick.tick();
+            (c.start..c.end, c.kind, c.confidence)
+        })
         .collect()
-}
-
-/// Byte offset -> character offset.
-fn char_offsets(text: &str) -> impl Fn(usize) -> usize + '_ {
-    let starts: Vec<usize> = text.char_indices().map(|(i, _)| i).collect();
-    move |byte| starts.partition_point(|&s| s < byte)
 }
 
 #[cfg(test)]

@@ -191,7 +191,6 @@ fn push(out: &mut Vec<Candidate>, start: usize, end: usize, kind: EntityKind, co
 pub(super) fn propose(text: &str, out: &mut Vec<Candidate>) {
     let r = &*RULES;
     for m in r.titled.find_iter(text) {
-        crate::interrupt::check();
         let title = m.as_str().split(['.', ' ']).next().unwrap_or("");
         // "Dr." and "Prof." are sure; "General", "Dean" or "King" may start other names.
         let confidence = if STRONG_TITLES.contains(&title) {
@@ -202,7 +201,6 @@ pub(super) fn propose(text: &str, out: &mut Vec<Candidate>) {
         push(out, m.start(), m.end(), EntityKind::Person, confidence);
     }
     for m in r.first_last.find_iter(text) {
-        crate::interrupt::check();
         let last_word = m.as_str().rsplit(char::is_whitespace).next().unwrap_or("");
         if is_org_suffix(last_word) || is_month_or_abbreviation(last_word) {
             continue;
@@ -210,21 +208,18 @@ pub(super) fn propose(text: &str, out: &mut Vec<Candidate>) {
         push(out, m.start(), m.end(), EntityKind::Person, 0.75);
     }
     for m in r.et_al.find_iter(text) {
-        crate::interrupt::check();
         let end = m.end() - " et al".len();
         let name_end = text[m.start()..end].trim_end().len() + m.start();
         push(out, m.start(), name_end, EntityKind::Person, 0.6);
     }
     // Reference lists: "Friston, K.", "Bell, G. S."
     for m in r.apa.find_iter(text) {
-        crate::interrupt::check();
         let surname = m.as_str().split(',').next().unwrap_or("");
         if !LEADING_NON_NAMES.contains(&surname) && !is_month_or_abbreviation(surname) {
             push(out, m.start(), m.end(), EntityKind::Person, 0.6);
         }
     }
     for m in r.cited.find_iter(text) {
-        crate::interrupt::check();
         let name_end = m.start() + m.as_str().find(" (").unwrap_or(0);
         let word = &text[m.start()..name_end];
         if !LEADING_NON_NAMES.contains(&word) && !is_month_or_abbreviation(word) {
@@ -232,7 +227,6 @@ pub(super) fn propose(text: &str, out: &mut Vec<Candidate>) {
         }
     }
     for m in r.org_suffix.find_iter(text) {
-        crate::interrupt::check();
         let start = trim_leading(text, m.start(), m.end());
         let end = m.end();
         // At least one word before the suffix must remain ("The Institute" is no name).
@@ -241,7 +235,6 @@ pub(super) fn propose(text: &str, out: &mut Vec<Candidate>) {
         }
     }
     for m in r.org_head.find_iter(text) {
-        crate::interrupt::check();
         let start = trim_leading(text, m.start(), m.end());
         push(out, start, m.end(), EntityKind::Organization, 0.85);
         // "University of Aberdeen and Northwind Institute": also the name cut before each
@@ -252,7 +245,6 @@ pub(super) fn propose(text: &str, out: &mut Vec<Candidate>) {
         }
     }
     for m in r.place.find_iter(text) {
-        crate::interrupt::check();
         let confidence = if AMBIGUOUS_PLACES.contains(&m.as_str()) {
             0.6
         } else {
@@ -261,14 +253,12 @@ pub(super) fn propose(text: &str, out: &mut Vec<Candidate>) {
         push(out, m.start(), m.end(), EntityKind::Location, confidence);
     }
     for c in r.place_cue.captures_iter(text) {
-        crate::interrupt::check();
         let g = c.get(1).expect("group 1");
         if !is_not_place(g.as_str()) && !is_month_or_abbreviation(g.as_str()) {
             push(out, g.start(), g.end(), EntityKind::Location, 0.7);
         }
     }
     for c in r.place_in.captures_iter(text) {
-        crate::interrupt::check();
         let g = c.get(1).expect("group 1");
         let w = g.as_str();
         let after = &text[g.end()..];
@@ -294,13 +284,11 @@ pub(super) fn propose(text: &str, out: &mut Vec<Candidate>) {
         }
     }
     for c in r.product_mark.captures_iter(text) {
-        crate::interrupt::check();
         let g = c.get(1).expect("group 1");
         let start = trim_leading(text, g.start(), g.end());
         push(out, start, g.end(), EntityKind::Product, 0.9);
     }
     for m in r.product_version.find_iter(text) {
-        crate::interrupt::check();
         let start = trim_leading(text, m.start(), m.end());
         push(out, start, m.end(), EntityKind::Product, 0.75);
     }

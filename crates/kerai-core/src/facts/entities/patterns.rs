@@ -152,8 +152,7 @@ const YEAR_CUES: &[&str] = &[
 
 pub(super) fn propose(text: &str, out: &mut Vec<Candidate>) {
     for r in RULES.iter() {
-        for m in r.re.find_iter(text) {
-            crate::interrupt::check();
+        for m in crate::interrupt::find_iter(&r.re, text) {
             out.push(Candidate {
                 start: m.start(),
                 end: m.end(),
@@ -162,8 +161,7 @@ pub(super) fn propose(text: &str, out: &mut Vec<Candidate>) {
             });
         }
     }
-    for m in YEAR_RE.find_iter(text) {
-        crate::interrupt::check();
+    for m in crate::interrupt::find_iter(&YEAR_RE, text) {
         let before = text[..m.start()].trim_end();
         let prev_word = before
             .rsplit(|c: char| c.is_whitespace())
