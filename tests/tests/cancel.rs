@@ -308,3 +308,46 @@ fn crawl_cycle_is_cancelled_while_it_ingests_and_the_deposit_waits() {
     let nodes_after: i64 = db.one("SELECT count(*) FROM kerai.nodes");
     assert_eq!(nodes_before, nodes_after);
 }
+
+/// A question whose every word is in every chunk of [`corpus_of_the_same_words`], searched
+/// by full text (no model to load) on one domain (a filter read on every row).
+const QUESTION: &str = "how does the brain predict sensory inputs by minimising free energy";
+const FILTERS: &str = r#"{"mode": "fts", "domain": "example.org"}"#;
+
+/// `chunks` chunks in one document that all hold the same query words, so that a search for
+/// them scores every chunk (the full-text budget cannot narrow a query whose words are
+/// everywhere). Loaded by SQL, as a bulk import would be: chunking this many takes minutes.
+fn corpus_of_the_same_words(db: &TestDb, chunks: i64) {
+    db.client()
+        .batch_execute(&format!(
+            "INSERT INTO kerai.documents (id) VALUES ('00000000-0000-4000-8000-000000000001');
+             INSERT INTO kerai.nodes (id, kind, content, document_id, metadata)
+             VALUES ('00000000-0000-4000-8000-000000000001', 'document', 'many', '00000000-0000-4000-8000-000000000001',
+                     '{{\"source_url\": \"https://example.org/many\"}}');
+             INSERT INTO kerai.chunks (id, chunk_key, document_id, chunk_index, chunk_total, chunk_strategy,
+                                       content, token_count, content_hash, source_url)
+             SELECT gen_random_uuid(), 'https://example.org/many', '00000000-0000-4000-8000-000000000001',
+                    g, {chunks}, 'paragraph', t, 16, md5(t), 'https://example.org/many'
+               FROM generate_series(0, {chunks} - 1) g,
+                    LATERAL (SELECT format('Part %s: the brain predicts its sensory inputs by minimising free energy.', g) AS t) x;
+             ANALYZE kerai.chunks;"
+        ))
+        .unwrap();
+}
+
+#[test]
+fn search_and_answer_are_cancelled_and_log_nothing() {
+    let db = TestDb::new("cancel_search");
+    // About a second and a half for each search on these in a debug build.
+    corpus_of_the_same_words(&db, 800_000);
+    let search = format!("SELECT count(*) FROM kerai.search('{QUESTION}', 10, '{FILTERS}')");
+    let answer = format!("SELECT kerai.answer('{QUESTION}', 10, '{FILTERS}')");
+    times_out(&db, &search);
+    times_out(&db, &answer);
+    let (err, took) = signalled(&db, &answer, "pg_cancel_backend");
+    assert_eq!(err.code(), Some(&SqlState::QUERY_CANCELED), "{err}");
+    assert!(took < WITHIN, "pg_cancel_backend took {took:?}");
+    // Nothing was logged: an answer's request, response and citations are written at its end.
+    let requests: i64 = db.one("SELECT count(*) FROM kerai.ai_requests");
+    assert_eq!(requests, 0, "a cancelled kerai.answer logged a request");
+}
