@@ -8,10 +8,15 @@ use kerai_core::ops::ssrf::AddressGuard;
 use serde_json::Value;
 use std::io::Read;
 use std::net::{SocketAddr, ToSocketAddrs};
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::thread;
 use std::time::Duration;
 
 /// The most a response may be.
 const MAX_RESPONSE_BYTES: u64 = 32 * 1024 * 1024;
+
+/// How often the backend looks for a cancel while a request is under way.
+const CANCEL_POLL: Duration = Duration::from_millis(50);
 
 /// The guard the `allowed_private_hosts` entries describe; an error names a bad entry.
 pub fn guard(entries: &[String]) -> Result<AddressGuard, String> {
@@ -73,6 +78,51 @@ pub fn post_json(
     timeout_seconds: u64,
     guard: AddressGuard,
 ) -> Result<Vec<u8>, String> {
+    let (url, body, key) = (
+        url.to_string(),
+        body.to_string(),
+        std::env::var(api_key_env).ok(),
+    );
+    cancellable(move || post(&url, body, key, timeout_seconds, guard))
+}
+
+/// Runs `work` (network I/O, nothing of Postgres) on a helper thread and waits for it,
+/// checking for a cancel every [`CANCEL_POLL`]. On a cancel the usual Postgres error unwinds
+/// out of here and the helper is left to end at its own timeout; its answer goes nowhere.
+fn cancellable(
+    work: impl FnOnce() -> Result<Vec<u8>, String> + Send + 'static,
+) -> Result<Vec<u8>, String> {
+    let (tx, rx) = mpsc::channel();
+    // Spawned with signals blocked, so that a cancel always reaches the backend's thread.
+    kerai_core::interrupt::with_signals_blocked(|| {
+        thread::Builder::new()
+            .name("kerai-http".into())
+            .spawn(move || {
+                let _ = tx.send(work());
+            })
+    })
+    .map_err(|e| format!("could not start the request ({e})"))?;
+    loop {
+        match rx.recv_timeout(CANCEL_POLL) {
+            Ok(answer) => return answer,
+            Err(RecvTimeoutError::Timeout) => {
+                pgrx::check_for_interrupts!();
+            }
+            Err(RecvTimeoutError::Disconnected) => {
+                return Err("the request ended without an answer".to_string())
+            }
+        }
+    }
+}
+
+/// The request itself, on the helper thread: no Postgres in here.
+fn post(
+    url: &str,
+    body: String,
+    api_key: Option<String>,
+    timeout_seconds: u64,
+    guard: AddressGuard,
+) -> Result<Vec<u8>, String> {
     let tls = native_tls::TlsConnector::new().map_err(|e| format!("TLS is not available: {e}"))?;
     let agent = ureq::AgentBuilder::new()
         .timeout_connect(Duration::from_secs(timeout_seconds.clamp(1, 30)))
@@ -82,12 +132,10 @@ pub fn post_json(
         .resolver(move |netloc: &str| resolve_guarded(&guard, netloc))
         .build();
     let mut req = agent.post(url).set("Content-Type", "application/json");
-    if let Ok(key) = std::env::var(api_key_env) {
-        if !key.is_empty() {
-            req = req.set("Authorization", &format!("Bearer {key}"));
-        }
+    if let Some(key) = api_key.filter(|k| !k.is_empty()) {
+        req = req.set("Authorization", &format!("Bearer {key}"));
     }
-    let resp = match req.send_string(&body.to_string()) {
+    let resp = match req.send_string(&body) {
         Ok(r) => r,
         Err(ureq::Error::Status(code, r)) => {
             let mut text = String::new();

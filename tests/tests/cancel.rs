@@ -351,3 +351,44 @@ fn search_and_answer_are_cancelled_and_log_nothing() {
     let requests: i64 = db.one("SELECT count(*) FROM kerai.ai_requests");
     assert_eq!(requests, 0, "a cancelled kerai.answer logged a request");
 }
+
+/// A model endpoint on 127.0.0.1 that takes every connection and never answers (a server
+/// that hangs); the connections stay open until the test ends. Returns its base URL.
+fn endpoint_that_never_answers() -> String {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let base = format!("http://{}/v1", listener.local_addr().unwrap());
+    thread::spawn(move || {
+        let mut held = Vec::new();
+        for stream in listener.incoming().flatten() {
+            held.push(stream);
+        }
+    });
+    base
+}
+
+#[test]
+fn a_model_endpoint_that_never_answers_does_not_hold_the_backend() {
+    let db = TestDb::new("cancel_http");
+    let base = endpoint_that_never_answers();
+    let mut c = db.client();
+    // The endpoints' own timeouts stay at their defaults (30 s for embeddings, 60 s for chat):
+    // the cancel, not the timeout, must end the wait.
+    c.batch_execute(&format!(
+        "SELECT kerai.configure_embeddings('openai', 'silent-embed', 16, '{base}');
+         SELECT kerai.configure_chat('{base}', 'silent-chat');
+         SELECT kerai.chunk_document(kerai.parse_markdown(
+             E'# Scanner\\n\\nEach scanner session lasts ninety minutes.\\n',
+             '{{\"source_url\": \"https://example.org/scanner\"}}'));"
+    ))
+    .unwrap();
+    kerai_e2e::allow_private(&mut c, &[&base]);
+    times_out(&db, "SELECT kerai.embed('how long is a scanner session')");
+    // Full text finds the passage; the chat model is asked and never answers.
+    let answer = "SELECT kerai.answer('how long is a scanner session', 3, '{\"mode\": \"fts\"}')";
+    times_out(&db, answer);
+    let (err, took) = signalled(&db, answer, "pg_cancel_backend");
+    assert_eq!(err.code(), Some(&SqlState::QUERY_CANCELED), "{err}");
+    assert!(took < WITHIN, "pg_cancel_backend took {took:?}");
+    let requests: i64 = db.one("SELECT count(*) FROM kerai.ai_requests");
+    assert_eq!(requests, 0, "a cancelled kerai.answer logged a request");
+}

@@ -29,6 +29,34 @@ pub fn check() {
     }
 }
 
+/// Runs `f` with every asynchronous signal blocked on this thread, then restores the mask.
+/// The synchronous ones (SIGSEGV, SIGBUS, SIGFPE, SIGILL) stay unblocked. Threads spawned
+/// inside `f` inherit the blocked mask, so a cancel or terminate signal always reaches the
+/// backend's own thread, where Postgres's handlers expect to run.
+pub fn with_signals_blocked<T>(f: impl FnOnce() -> T) -> T {
+    #[cfg(unix)]
+    {
+        // SAFETY: the sets are initialised by sigfillset/sigdelset before use;
+        // pthread_sigmask changes only this thread's mask, and the old mask is restored.
+        unsafe {
+            let mut block: libc::sigset_t = std::mem::zeroed();
+            let mut old: libc::sigset_t = std::mem::zeroed();
+            libc::sigfillset(&mut block);
+            for sig in [libc::SIGSEGV, libc::SIGBUS, libc::SIGFPE, libc::SIGILL] {
+                libc::sigdelset(&mut block, sig);
+            }
+            if libc::pthread_sigmask(libc::SIG_BLOCK, &block, &mut old) != 0 {
+                return f();
+            }
+            let result = f();
+            libc::pthread_sigmask(libc::SIG_SETMASK, &old, std::ptr::null_mut());
+            result
+        }
+    }
+    #[cfg(not(unix))]
+    f()
+}
+
 /// A cancellation point for tight loops: runs the hook every 4,096th call of this ticker.
 #[derive(Debug, Default)]
 pub struct Ticker(u32);

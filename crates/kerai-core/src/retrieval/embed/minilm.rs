@@ -274,7 +274,7 @@ impl MiniLm {
             // Helpers start with the signals blocked (they inherit this thread's mask, which
             // is restored right after), so a Postgres backend's signal handlers only ever run
             // on its own thread. A helper the system refuses is simply not there.
-            let helpers: Vec<_> = with_signals_blocked(|| {
+            let helpers: Vec<_> = crate::interrupt::with_signals_blocked(|| {
                 (1..threads)
                     .filter_map(|_| {
                         std::thread::Builder::new()
@@ -296,32 +296,6 @@ impl MiniLm {
             Ok(out)
         })
     }
-}
-
-/// Runs `f` with every asynchronous signal blocked on this thread, then restores the mask.
-/// The synchronous ones (SIGSEGV, SIGBUS, SIGFPE, SIGILL) stay unblocked.
-fn with_signals_blocked<T>(f: impl FnOnce() -> T) -> T {
-    #[cfg(unix)]
-    {
-        // SAFETY: the sets are initialised by sigfillset/sigdelset before use;
-        // pthread_sigmask changes only this thread's mask, and the old mask is restored.
-        unsafe {
-            let mut block: libc::sigset_t = std::mem::zeroed();
-            let mut old: libc::sigset_t = std::mem::zeroed();
-            libc::sigfillset(&mut block);
-            for sig in [libc::SIGSEGV, libc::SIGBUS, libc::SIGFPE, libc::SIGILL] {
-                libc::sigdelset(&mut block, sig);
-            }
-            if libc::pthread_sigmask(libc::SIG_BLOCK, &block, &mut old) != 0 {
-                return f();
-            }
-            let result = f();
-            libc::pthread_sigmask(libc::SIG_SETMASK, &old, std::ptr::null_mut());
-            result
-        }
-    }
-    #[cfg(not(unix))]
-    f()
 }
 
 impl EmbeddingProvider for MiniLm {
