@@ -75,6 +75,14 @@ fn trim_span(text: &str, label: Label, mut a: usize, mut b: usize) -> (usize, us
     (a, b.max(a))
 }
 
+/// The byte offset of character `k` of `text` (its length for `k` = the number of characters).
+fn byte_at(text: &str, k: usize) -> Option<usize> {
+    text.char_indices()
+        .map(|(i, _)| i)
+        .chain(std::iter::once(text.len()))
+        .nth(k)
+}
+
 fn examples(rel: &str, select: impl Fn(usize) -> bool) -> Vec<Example> {
     let data = std::fs::read_to_string(shared_path(rel)).expect("read reference set");
     let mut out = Vec::new();
@@ -94,10 +102,11 @@ fn examples(rel: &str, select: impl Fn(usize) -> bool) -> Vec<Example> {
             let (Some(a), Some(b)) = (s["start"].as_u64(), s["end"].as_u64()) else {
                 continue;
             };
-            let (a, b) = (a as usize, b as usize);
-            if b > text.len() || !text.is_char_boundary(a) || !text.is_char_boundary(b) {
+            // The sets count offsets in characters; the tagger's tokens are in bytes.
+            let (Some(a), Some(b)) = (byte_at(&text, a as usize), byte_at(&text, b as usize))
+            else {
                 continue;
-            }
+            };
             let l = label_of(
                 s["label"].as_str().unwrap_or(""),
                 has_container,

@@ -165,8 +165,9 @@ fn gold_volume_issue(fields: &Value, row: &Value) -> (Option<String>, Option<Str
                 .filter(|s| s["label"] == "scope")
                 .filter_map(|s| {
                     let text = row["text"].as_str()?;
+                    // Offsets count characters, not bytes.
                     let (a, b) = (s["start"].as_u64()? as usize, s["end"].as_u64()? as usize);
-                    text.get(a..b).map(str::to_string)
+                    Some(text.chars().skip(a).take(b.checked_sub(a)?).collect())
                 })
                 .collect()
         })
@@ -192,10 +193,12 @@ fn gold_volume_issue(fields: &Value, row: &Value) -> (Option<String>, Option<Str
         ),
         None => {
             let lower = v.to_ascii_lowercase();
-            match [", no", " no.", " no ", ", issue", ", nr"]
-                .iter()
-                .filter_map(|sep| lower.find(sep))
-                .min()
+            match [
+                ", no", " no.", " no ", ", n°", " n°", ", issue", ", nr", ", heft",
+            ]
+            .iter()
+            .filter_map(|sep| lower.find(sep))
+            .min()
             {
                 Some(i) => (
                     &v[..i],

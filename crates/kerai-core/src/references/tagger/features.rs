@@ -42,12 +42,46 @@ pub struct Token {
     pub end: usize,
 }
 
+/// A Han ideograph or a kana: scripts written without spaces, where one character is the
+/// unit a word list or a model can read (`45巻 1号`: `45` `巻` `1` `号`).
+fn is_ideographic(c: char) -> bool {
+    matches!(c,
+        '\u{3040}'..='\u{30FF}' | '\u{31F0}'..='\u{31FF}' | '\u{3400}'..='\u{4DBF}'
+        | '\u{4E00}'..='\u{9FFF}' | '\u{F900}'..='\u{FAFF}' | '\u{20000}'..='\u{2FA1F}')
+}
+
+/// A Hangul syllable or letter: written in words, but with numbers glued on (`제32권`).
+fn is_hangul(c: char) -> bool {
+    matches!(c, '\u{1100}'..='\u{11FF}' | '\u{3130}'..='\u{318F}' | '\u{AC00}'..='\u{D7AF}')
+}
+
 /// Splits `s` into tokens (runs of alphanumerics, single other characters; spaces dropped).
+/// A Han or kana character is a token of its own, and a run of Hangul ends where digits or
+/// Latin letters begin, and the other way round.
 pub fn tokenize(s: &str) -> Vec<Token> {
     let mut out = Vec::new();
     let mut run: Option<usize> = None;
+    let mut last = ' ';
     for (i, c) in s.char_indices() {
+        let prev = std::mem::replace(&mut last, c);
+        if is_ideographic(c) {
+            if let Some(a) = run.take() {
+                out.push(Token { start: a, end: i });
+            }
+            out.push(Token {
+                start: i,
+                end: i + c.len_utf8(),
+            });
+            continue;
+        }
         if c.is_alphanumeric() {
+            if let Some(a) = run {
+                if is_hangul(c) != is_hangul(prev) {
+                    out.push(Token { start: a, end: i });
+                    run = Some(i);
+                    continue;
+                }
+            }
             // A capital glued to a number is two tokens: `D76` (series and volume), `S08002`.
             if let Some(a) = run {
                 let mut head = s[a..i].chars();
@@ -364,6 +398,14 @@ mod tests {
             ]
         );
         assert_eq!(shape("S08002"), "Xd");
+        let s = "松掛 暢, 45巻 1号, 제32권 ICT활용";
+        let t: Vec<&str> = tokenize(s).iter().map(|t| &s[t.start..t.end]).collect();
+        assert_eq!(
+            t,
+            [
+                "松", "掛", "暢", ",", "45", "巻", "1", "号", ",", "제", "32", "권", "ICT", "활용"
+            ]
+        );
         assert_eq!(shape("Smith"), "Xx");
     }
 
