@@ -98,3 +98,54 @@ fn gold_surnames_are_read_as_intended() {
         assert_eq!(gold_first_family(raw).as_deref(), Some(fam), "{raw}");
     }
 }
+
+/// References written in Japanese, Korean and Chinese: Han and kana are tokens of their own
+/// and numbers split from Hangul, so every field is read as in a Latin-script reference.
+/// (Made up for the test; none is in the shared sets.)
+#[test]
+fn references_in_cjk_scripts_read_every_field() {
+    let cases = [
+        (
+            "山田太郎. (2015). 日本語の文献解析に関する研究. 情報処理学会論文誌, 56(4), 123-130.",
+            (
+                "日本語の文献解析に関する研究",
+                "情報処理学会論文誌",
+                2015,
+                "56",
+                "4",
+                "123-130",
+            ),
+        ),
+        (
+            "김철수 (2010). 한국어 참고문헌 분석 연구. 정보과학회논문지, 37(2), 45-60.",
+            (
+                "한국어 참고문헌 분석 연구",
+                "정보과학회논문지",
+                2010,
+                "37",
+                "2",
+                "45-60",
+            ),
+        ),
+        (
+            "王小明, 2018. 中文参考文献的自动解析. 计算机学报, 41(3): 512-520.",
+            (
+                "中文参考文献的自动解析",
+                "计算机学报",
+                2018,
+                "41",
+                "3",
+                "512-520",
+            ),
+        ),
+    ];
+    for (text, (title, container, year, volume, issue, pages)) in cases {
+        let r = parse_reference(text);
+        assert_eq!(r.title.as_deref(), Some(title), "{text}");
+        assert_eq!(r.container.as_deref(), Some(container), "{text}");
+        assert_eq!(r.year, Some(year), "{text}");
+        assert_eq!(r.volume.as_deref(), Some(volume), "{text}");
+        assert_eq!(r.issue.as_deref(), Some(issue), "{text}");
+        assert_eq!(r.pages.as_deref(), Some(pages), "{text}");
+    }
+}
