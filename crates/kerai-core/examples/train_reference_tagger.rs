@@ -18,7 +18,7 @@ use kerai_core::references::tagger::train::{
 use kerai_core::references::tagger::{Label, Model};
 use kerai_core::references::{parse_reference_with, TAGGED_FIELDS};
 use kerai_core::shared_data::shared_path;
-use reference_score::{evaluate_by, held_out, FIELDS};
+use reference_score::{byte_span, evaluate_by, held_out, FIELDS};
 use serde_json::Value;
 
 const SETS: [&str; 2] = [
@@ -75,14 +75,6 @@ fn trim_span(text: &str, label: Label, mut a: usize, mut b: usize) -> (usize, us
     (a, b.max(a))
 }
 
-/// The byte offset of character `k` of `text` (its length for `k` = the number of characters).
-fn byte_at(text: &str, k: usize) -> Option<usize> {
-    text.char_indices()
-        .map(|(i, _)| i)
-        .chain(std::iter::once(text.len()))
-        .nth(k)
-}
-
 fn examples(rel: &str, select: impl Fn(usize) -> bool) -> Vec<Example> {
     let data = std::fs::read_to_string(shared_path(rel)).expect("read reference set");
     let mut out = Vec::new();
@@ -99,12 +91,8 @@ fn examples(rel: &str, select: impl Fn(usize) -> bool) -> Vec<Example> {
         let mut scopes = 0;
         let mut out_spans = Vec::new();
         for s in &spans {
-            let (Some(a), Some(b)) = (s["start"].as_u64(), s["end"].as_u64()) else {
-                continue;
-            };
             // The sets count offsets in characters; the tagger's tokens are in bytes.
-            let (Some(a), Some(b)) = (byte_at(&text, a as usize), byte_at(&text, b as usize))
-            else {
+            let Some((a, b)) = byte_span(&text, s) else {
                 continue;
             };
             let l = label_of(

@@ -153,6 +153,23 @@ const VOLUME_LABELS: &[&str] = &[
 const ISSUE_LABELS: &[&str] = &["number", "issue", "heft", "no", "nr", "n°", "n"];
 const PAGE_LABELS: &[&str] = &["pages", "page", "pp", "pg", "p", "s"];
 
+/// The byte range of a span of the shared sets, whose `start` and `end` count characters;
+/// None when they fall outside `text` or run backwards.
+pub fn byte_span(text: &str, span: &Value) -> Option<(usize, usize)> {
+    let (a, b) = (
+        span["start"].as_u64()? as usize,
+        span["end"].as_u64()? as usize,
+    );
+    let byte_at = |k: usize| {
+        text.char_indices()
+            .map(|(i, _)| i)
+            .chain(std::iter::once(text.len()))
+            .nth(k)
+    };
+    let (a, b) = (byte_at(a)?, byte_at(b)?);
+    (a <= b).then_some((a, b))
+}
+
 /// The gold volume and the issue written inside it. AnyStyle labels the whole locator
 /// (`Vol. 39, No. 9`, `4(2`) as volume and leaves its normaliser to split it; this does the
 /// same split, so the gold is `39` / `9` and `4` / `2`. GROBID's `biblScope` without a unit
@@ -165,9 +182,8 @@ fn gold_volume_issue(fields: &Value, row: &Value) -> (Option<String>, Option<Str
                 .filter(|s| s["label"] == "scope")
                 .filter_map(|s| {
                     let text = row["text"].as_str()?;
-                    // Offsets count characters, not bytes.
-                    let (a, b) = (s["start"].as_u64()? as usize, s["end"].as_u64()? as usize);
-                    Some(text.chars().skip(a).take(b.checked_sub(a)?).collect())
+                    let (a, b) = byte_span(text, s)?;
+                    Some(text[a..b].to_string())
                 })
                 .collect()
         })
