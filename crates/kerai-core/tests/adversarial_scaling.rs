@@ -15,6 +15,10 @@ use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use std::sync::Mutex;
 use std::time::Duration;
 
+#[path = "support/cpu_clock.rs"]
+mod cpu_clock;
+use cpu_clock::thread_cpu;
+
 /// Peak memory held while a path runs, at most this many times its input (plus 4 MiB).
 const MEMORY_MULTIPLE: usize = 48;
 
@@ -57,17 +61,6 @@ static ALLOC: Counting = Counting;
 
 /// One measurement at a time: the allocator counts every thread.
 static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
-
-fn thread_cpu() -> Duration {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: a valid pointer to a timespec; the clock id is a constant.
-    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
-    assert_eq!(rc, 0, "clock_gettime(CLOCK_THREAD_CPUTIME_ID)");
-    Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
-}
 
 /// Best-of-three CPU time of `path` on `input`, and the peak memory it held above the start.
 fn measure(path: &dyn Fn(&str), input: &str) -> (Duration, usize) {
