@@ -2,7 +2,7 @@
 //! `crates/kerai-core/models/reference_tagger.bin.gz`.
 //!
 //! ```text
-//! cargo run --release -p kerai-core --example train_reference_tagger [-- [--epochs N] [--dry-run] [--inspect] [--cv] [--model perceptron|crf]]
+//! cargo run --release -p kerai-core --example train_reference_tagger [-- [--epochs N] [--dry-run] [--inspect] [--cv] [--model two-pass|mix|perceptron|crf]]
 //! ```
 //!
 //! Training data: AnyStyle's core set and GROBID's citation corpus (`suites/citations/`), all
@@ -13,7 +13,7 @@
 mod reference_score;
 
 use kerai_core::references::tagger::train::{
-    train, train_crf, train_perceptron, Example, CRF_RATE,
+    train, train_crf, train_perceptron, train_two_pass, Example, CRF_RATE,
 };
 use kerai_core::references::tagger::{Label, Model};
 use kerai_core::references::{parse_reference_with, TAGGED_FIELDS};
@@ -152,20 +152,22 @@ fn cross_validate(epochs: usize, repeat: usize) {
     }
 }
 
-/// Trains the shipped model (the perceptron and CRF mixed), or with `--model perceptron` or
-/// `--model crf` one of its two parts alone, for comparison.
+/// Trains the shipped model (two passes, each the perceptron and CRF mixed), or with
+/// `--model mix` one pass of it, `--model perceptron` or `--model crf` one part of that pass
+/// alone, for comparison.
 fn fit(train_set: &[Example], epochs: usize) -> Model {
     let args: Vec<String> = std::env::args().collect();
     let kind = args
         .iter()
         .position(|a| a == "--model")
         .and_then(|i| args.get(i + 1))
-        .map_or("mix", String::as_str);
+        .map_or("two-pass", String::as_str);
     match kind {
         "perceptron" => train_perceptron(train_set, epochs, SEED),
         "crf" => train_crf(train_set, epochs, SEED, CRF_RATE),
         "mix" => train(train_set, epochs, SEED),
-        other => panic!("--model {other}: say perceptron, crf or mix"),
+        "two-pass" => train_two_pass(train_set, epochs, SEED),
+        other => panic!("--model {other}: say perceptron, crf, mix or two-pass"),
     }
 }
 
@@ -219,6 +221,14 @@ fn main() {
         gz.len() / 1024
     );
     let model = Model::from_gzip(&gz).expect("read back");
+    if inspect {
+        let out = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../target/reference_tagger.inspect.bin.gz"
+        );
+        std::fs::write(out, &gz).expect("write the inspect model");
+        println!("wrote {out} (read it with `parse_reference --runs --model FILE`)");
+    }
     if !dry && !inspect {
         let out = concat!(
             env!("CARGO_MANIFEST_DIR"),
@@ -262,6 +272,13 @@ fn main() {
     }
 }
 
-fn model_len(gz: &[u8]) -> usize {
-    Model::from_gzip(gz).map_or(0, |m| m.len())
+/// The buckets of the model's passes: `first` or `first + second`.
+fn model_len(gz: &[u8]) -> String {
+    match Model::from_gzip(gz) {
+        Ok(m) => match m.second() {
+            Some(s) => format!("{} + {}", m.len(), s.len()),
+            None => m.len().to_string(),
+        },
+        Err(e) => e.to_string(),
+    }
 }

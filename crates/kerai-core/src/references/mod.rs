@@ -481,6 +481,18 @@ pub fn parse_reference_with(
     r
 }
 
+/// The runs `model` (the shipped one when None) tags over `text`, as [`parse_reference`]
+/// reads them before the fields are merged: for tools that show why a field came out as it did.
+pub fn tagged_runs(text: &str, model: Option<&tagger::Model>) -> Vec<tagger::Run> {
+    let text = &text[..entry_end(text)];
+    match model.or(tagger::shipped()) {
+        Some(m) if text.len() <= tagger::MAX_TEXT_BYTES => {
+            tagger::tag_with(m, text, &parse_by_rules(text))
+        }
+        _ => Vec::new(),
+    }
+}
+
 /// The most of one string the parser reads (bytes). A real entry is under 4 KB; the rest of a
 /// longer string is left unread, which bounds the work (about 5 ms) and keeps it short of a
 /// cancellation point's reach on hostile input of many megabytes.

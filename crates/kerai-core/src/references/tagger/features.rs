@@ -205,10 +205,14 @@ struct Tok<'a> {
     raw: &'a str,
 }
 
+/// Short names of the labels, by index, as features spell them.
+const HINT: [&str; 12] = ["-", "a", "e", "d", "t", "c", "v", "i", "p", "pb", "l", "id"];
+
 /// The hashed features of every token of `s`. `hints` holds, per token, the field the rules
 /// put it in (as a label index; 0 for none), so the tagger learns when to trust them.
-pub fn features(s: &str, toks: &[Token], hints: &[usize]) -> Vec<Vec<u32>> {
-    const HINT: [&str; 12] = ["-", "a", "e", "d", "t", "c", "v", "i", "p", "pb", "l", "id"];
+/// `prior` is empty for the first pass; for the second it holds the first pass's label of
+/// each token, and the features add what that reading looks like around the token.
+pub fn features(s: &str, toks: &[Token], hints: &[usize], prior: &[usize]) -> Vec<Vec<u32>> {
     let hint = |i: isize| -> &str {
         if i < 0 || i as usize >= n_of(toks) {
             "<>"
@@ -247,6 +251,7 @@ pub fn features(s: &str, toks: &[Token], hints: &[usize]) -> Vec<Vec<u32>> {
         }
     };
     let segs = segments(&info);
+    let context = (prior.len() == n).then(|| PriorContext::new(prior));
     let mut out = Vec::with_capacity(n);
     let (mut dots, mut commas, mut depth, mut quotes) = (0usize, 0usize, 0i32, 0usize);
     let mut seen_year = false;
@@ -309,6 +314,30 @@ pub fn features(s: &str, toks: &[Token], hints: &[usize]) -> Vec<Vec<u32>> {
         add(Hasher::new(34).part(seg.next));
         add(Hasher::new(35).part(seg.next).part(hint(ii)));
         add(Hasher::new(36).part(seg.words).part(seg.caps));
+        if let Some(c) = &context {
+            let p = |j: isize| -> &str {
+                if j < 0 || j as usize >= n {
+                    "<>"
+                } else {
+                    HINT[prior[j as usize].min(11)]
+                }
+            };
+            add(Hasher::new(40).part(p(ii)));
+            add(Hasher::new(41).part(p(ii - 1)).part(p(ii)));
+            add(Hasher::new(42).part(p(ii)).part(p(ii + 1)));
+            add(Hasher::new(43).part(p(ii - 2)).part(p(ii)));
+            add(Hasher::new(44).part(p(ii)).part(p(ii + 2)));
+            add(Hasher::new(45).part(HINT[c.run_before[i]]).part(p(ii)));
+            add(Hasher::new(46).part(p(ii)).part(HINT[c.run_after[i]]));
+            add(Hasher::new(47)
+                .part(HINT[c.run_before[i]])
+                .part(p(ii))
+                .part(HINT[c.run_after[i]]));
+            add(Hasher::new(48).part(&c.seen_before[i]).part(p(ii)));
+            add(Hasher::new(49).part(p(ii)).part(&c.seen_after[i]));
+            add(Hasher::new(50).part(p(ii)).part(&t.shape));
+            add(Hasher::new(51).part(p(ii)).part(seg.caps).part(seg.next));
+        }
         out.push(f);
         match t.raw {
             "." => dots += 1,
@@ -321,6 +350,63 @@ pub fn features(s: &str, toks: &[Token], hints: &[usize]) -> Vec<Vec<u32>> {
         seen_year |= is_year(t.raw);
     }
     out
+}
+
+/// What the first pass's reading looks like around each token: the label of the run before
+/// the token's run and of the run after it (`Other` runs skipped), and which of the main
+/// fields were read before and after it.
+struct PriorContext {
+    run_before: Vec<usize>,
+    run_after: Vec<usize>,
+    seen_before: Vec<String>,
+    seen_after: Vec<String>,
+}
+
+impl PriorContext {
+    fn new(prior: &[usize]) -> Self {
+        let n = prior.len();
+        let (mut run_before, mut run_after) = (vec![0; n], vec![0; n]);
+        let mut last = 0;
+        for i in 0..n {
+            if i > 0 && prior[i] != prior[i - 1] && prior[i - 1] != 0 {
+                last = prior[i - 1];
+            }
+            run_before[i] = if last == prior[i] { 0 } else { last };
+        }
+        let mut next = 0;
+        for i in (0..n).rev() {
+            if i + 1 < n && prior[i] != prior[i + 1] && prior[i + 1] != 0 {
+                next = prior[i + 1];
+            }
+            run_after[i] = if next == prior[i] { 0 } else { next };
+        }
+        // Date, title, container, publisher, location: which were read so far, which later.
+        const MAIN: [usize; 5] = [3, 4, 5, 9, 10];
+        let mark = |seen: &[bool; 12]| -> String {
+            MAIN.iter()
+                .map(|&l| if seen[l] { HINT[l] } else { "_" })
+                .collect::<Vec<_>>()
+                .join("")
+        };
+        let mut seen = [false; 12];
+        let mut seen_before = Vec::with_capacity(n);
+        for &l in prior {
+            seen_before.push(mark(&seen));
+            seen[l.min(11)] = true;
+        }
+        let mut seen = [false; 12];
+        let mut seen_after = vec![String::new(); n];
+        for i in (0..n).rev() {
+            seen_after[i] = mark(&seen);
+            seen[prior[i].min(11)] = true;
+        }
+        PriorContext {
+            run_before,
+            run_after,
+            seen_before,
+            seen_after,
+        }
+    }
 }
 
 /// What a token's segment (the words between two sentence-ending or comma marks) looks like:
@@ -413,9 +499,15 @@ mod tests {
     fn features_are_stable() {
         let s = "Smith, J. (2001). A title. Nature, 3, 1-2.";
         let toks = tokenize(s);
-        let f = features(s, &toks, &[]);
+        let f = features(s, &toks, &[], &[]);
         assert_eq!(f.len(), toks.len());
         assert!(f.iter().all(|v| v.iter().all(|&b| b <= MASK)));
-        assert_eq!(f, features(s, &toks, &[]));
+        assert_eq!(f, features(s, &toks, &[], &[]));
+        let prior: Vec<usize> = (0..toks.len()).map(|i| i % 5).collect();
+        let g = features(s, &toks, &[], &prior);
+        assert!(g
+            .iter()
+            .zip(&f)
+            .all(|(a, b)| a.len() > b.len() && a[..b.len()] == b[..]));
     }
 }

@@ -1,7 +1,8 @@
 //! A learned sequence tagger for reference strings: every token gets a field label (author,
 //! date, title, container, volume, …), read by one linear model with first-order label
 //! transitions and Viterbi decoding: an averaged structured perceptron and a linear-chain CRF
-//! trained on the same features and summed (`train::train`).
+//! trained on the same features and summed (`train::train`). The shipped model reads an
+//! entry twice: its second pass also reads the first pass's labels (`train::train_two_pass`).
 //!
 //! The model is trained on the shared labelled sets only (`suites/citations/`, four fifths of
 //! AnyStyle's core set and of GROBID's citation corpus; `examples/train_reference_tagger.rs`)
@@ -120,8 +121,32 @@ pub fn hints(text: &str, toks: &[Token], r: &super::Reference) -> Vec<usize> {
 pub fn token_features(text: &str, r: &super::Reference) -> (Vec<Token>, Vec<Vec<u32>>) {
     let toks = tokenize(text);
     let h = hints(text, &toks, r);
-    let f = features::features(text, &toks, &h);
+    let f = features::features(text, &toks, &h, &[]);
     (toks, f)
+}
+
+/// The second pass's features of `text`: the first's, and what `first` (the first pass's
+/// labels) reads around each token.
+pub fn second_pass_features(
+    text: &str,
+    toks: &[Token],
+    r: &super::Reference,
+    first: &[Label],
+) -> Vec<Vec<u32>> {
+    let h = hints(text, toks, r);
+    let prior: Vec<usize> = first.iter().map(|l| l.index()).collect();
+    features::features(text, toks, &h, &prior)
+}
+
+/// The labels `model` reads on `text`: its first pass, then, when the model has one, its
+/// second pass over the first's reading.
+pub fn label_tokens(model: &Model, text: &str, r: &super::Reference) -> (Vec<Token>, Vec<Label>) {
+    let (toks, feats) = token_features(text, r);
+    let mut labels = model.decode(&feats);
+    if let Some(second) = model.second() {
+        labels = second.decode(&second_pass_features(text, &toks, r, &labels));
+    }
+    (toks, labels)
 }
 
 /// Joins two runs of one label that only punctuation separates (`378 – 400`,
@@ -154,8 +179,7 @@ fn bridge(text: &str, toks: &[Token], mut labels: Vec<Label>) -> Vec<Label> {
 
 /// Labels `text` with `model`, given the rules' reading `r`: the runs of equal labels.
 pub fn tag_with(model: &Model, text: &str, r: &super::Reference) -> Vec<Run> {
-    let (toks, feats) = token_features(text, r);
-    let labels = model.decode(&feats);
+    let (toks, labels) = label_tokens(model, text, r);
     let labels = bridge(text, &toks, labels);
     let mut runs: Vec<Run> = Vec::new();
     for (t, l) in toks.iter().zip(labels) {

@@ -1,6 +1,7 @@
 //! The tagger's weights: per feature bucket one weight per label, label transitions, and
 //! Viterbi decoding. Stored gzip-compressed: `KRT1`, bits, label count, start and transition
-//! weights (f32), then `(bucket u32, scale f32, weights i8 × labels)` rows, little-endian.
+//! weights (f32), then `(bucket u32, scale f32, weights i8 × labels)` rows, little-endian; a
+//! second pass, when there is one, follows in the same form.
 
 use std::collections::HashMap;
 use std::io::Read;
@@ -8,10 +9,9 @@ use std::io::Read;
 use super::{Label, LABELS};
 
 /// The share of the model's largest weight at or under which a bucket is not kept. The CRF
-/// gives every feature seen in training a weight; at 3 % the shipped model keeps about
-/// 180,000 buckets: a 3 MB file, and in memory 20 bytes a bucket (about 5.5 MB with the hash
-/// table, in a backend that parses a reference; the perceptron alone, 81,000 buckets in f32,
-/// took 6.9 MB).
+/// gives every feature seen in training a weight; at 3 % each pass of the shipped model keeps
+/// about 180,000 buckets: 3 MB of file, and in memory 20 bytes a bucket (about 5.5 MB a pass
+/// with the hash table, in a backend that parses a reference).
 pub const PRUNE: f32 = 0.03;
 
 fn prune() -> f32 {
@@ -34,6 +34,8 @@ pub struct Model {
     rows: HashMap<u32, Row>,
     start: [f32; LABELS],
     trans: [[f32; LABELS]; LABELS],
+    /// The second pass, which reads this model's labels as features (stored after it).
+    second: Option<Box<Model>>,
 }
 
 /// A model's weights in full precision, as training makes them.
@@ -96,6 +98,7 @@ impl Weights {
             rows,
             start: self.start,
             trans: self.trans,
+            second: None,
         }
     }
 }
@@ -134,18 +137,41 @@ impl Model {
         self.rows.is_empty()
     }
 
-    /// Reads a gzip-compressed model.
+    /// The second pass, if this model has one.
+    pub fn second(&self) -> Option<&Model> {
+        self.second.as_deref()
+    }
+
+    /// This model with `second` as its second pass.
+    pub fn with_second(mut self, second: Model) -> Model {
+        self.second = Some(Box::new(second));
+        self
+    }
+
+    /// Reads a gzip-compressed model (and its second pass, when the file holds one).
     pub fn from_gzip(gz: &[u8]) -> Result<Model, ModelError> {
         let mut raw = Vec::new();
         flate2::read::GzDecoder::new(gz)
             .read_to_end(&mut raw)
             .map_err(|e| ModelError(format!("cannot decompress: {e}")))?;
         let mut b = raw.as_slice();
-        if take(&mut b, 4)? != b"KRT1" {
+        let mut m = Model::read(&mut b)?;
+        if !b.is_empty() {
+            m.second = Some(Box::new(Model::read(&mut b)?));
+        }
+        if !b.is_empty() {
+            return Err(ModelError("bytes after the second pass".into()));
+        }
+        Ok(m)
+    }
+
+    /// Reads one pass's weights from the head of `b`.
+    fn read(b: &mut &[u8]) -> Result<Model, ModelError> {
+        if take(b, 4)? != b"KRT1" {
             return Err(ModelError("not a kerai tagger model".into()));
         }
-        let bits = u32_of(&mut b)?;
-        let labels = u32_of(&mut b)? as usize;
+        let bits = u32_of(b)?;
+        let labels = u32_of(b)? as usize;
         if bits != super::features::BITS || labels != LABELS {
             return Err(ModelError(format!(
                 "built for {bits} bits and {labels} labels, this kerai reads {} and {LABELS}",
@@ -154,21 +180,21 @@ impl Model {
         }
         let mut m = Model::default();
         for s in &mut m.start {
-            *s = f32_of(&mut b)?;
+            *s = f32_of(b)?;
         }
         for row in &mut m.trans {
             for t in row.iter_mut() {
-                *t = f32_of(&mut b)?;
+                *t = f32_of(b)?;
             }
         }
-        let rows = u32_of(&mut b)? as usize;
+        let rows = u32_of(b)? as usize;
         // A damaged file may claim any count: reserve no more than its bytes can hold.
         m.rows.reserve(rows.min(b.len() / (8 + LABELS)));
         for _ in 0..rows {
-            let bucket = u32_of(&mut b)?;
-            let scale = f32_of(&mut b)?;
+            let bucket = u32_of(b)?;
+            let scale = f32_of(b)?;
             let mut q = [0i8; LABELS];
-            for (x, y) in q.iter_mut().zip(take(&mut b, LABELS)?) {
+            for (x, y) in q.iter_mut().zip(take(b, LABELS)?) {
                 *x = *y as i8;
             }
             m.rows.insert(bucket, Row { scale, q });
@@ -176,11 +202,23 @@ impl Model {
         Ok(m)
     }
 
-    /// Writes the model gzip-compressed.
+    /// Writes the model (and its second pass) gzip-compressed.
     pub fn to_gzip(&self) -> Vec<u8> {
+        let mut out = Vec::new();
+        self.write(&mut out);
+        if let Some(second) = &self.second {
+            second.write(&mut out);
+        }
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+        std::io::Write::write_all(&mut gz, &out).unwrap_or_else(|e| unreachable!("{e}"));
+        gz.finish().unwrap_or_else(|e| unreachable!("{e}"))
+    }
+
+    /// Appends one pass's weights to `out`.
+    fn write(&self, out: &mut Vec<u8>) {
         let mut rows: Vec<(u32, Row)> = self.rows.iter().map(|(&b, &r)| (b, r)).collect();
         rows.sort_by_key(|r| r.0);
-        let mut out = Vec::with_capacity(16 + rows.len() * (4 + 2 * LABELS));
+        out.reserve(16 + rows.len() * (4 + 2 * LABELS));
         out.extend_from_slice(b"KRT1");
         out.extend_from_slice(&super::features::BITS.to_le_bytes());
         out.extend_from_slice(&(LABELS as u32).to_le_bytes());
@@ -198,9 +236,6 @@ impl Model {
             out.extend_from_slice(&r.scale.to_le_bytes());
             out.extend(r.q.iter().map(|&x| x as u8));
         }
-        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
-        std::io::Write::write_all(&mut gz, &out).unwrap_or_else(|e| unreachable!("{e}"));
-        gz.finish().unwrap_or_else(|e| unreachable!("{e}"))
     }
 
     /// Per-token label scores from the features.
