@@ -149,10 +149,16 @@ pub fn train(examples: &[Example], epochs: usize, seed: u64) -> Model {
 }
 
 fn mix_on(data: &[Prepared], epochs: usize, seed: u64) -> Model {
+    mixed_weights(data, epochs, seed).quantise()
+}
+
+/// The CRF and the perceptron trained on `data`, summed with the perceptron scaled so that
+/// both models' largest weights are equal.
+fn mixed_weights(data: &[Prepared], epochs: usize, seed: u64) -> Weights {
     let crf = train_crf_on(data, epochs, seed, CRF_RATE);
     let perceptron = train_perceptron_on(data, epochs, seed);
     let k = crf.max_weight() / perceptron.max_weight().max(f32::MIN_POSITIVE);
-    crf.mix(&perceptron, k).quantise()
+    crf.mix(&perceptron, k)
 }
 
 /// How many parts [`train_two_pass`] cuts the examples into to read each part with a first
@@ -194,7 +200,7 @@ pub fn train_two_pass(examples: &[Example], epochs: usize, seed: u64) -> Model {
             second_data.push((f2, token_labels(e)));
         }
     }
-    first.with_second(mix_on(&second_data, epochs, seed))
+    first.with_second(mixed_weights(&second_data, epochs, seed).quantise_second())
 }
 
 /// Each example's features (with the rules' reading as hints) and gold labels.
