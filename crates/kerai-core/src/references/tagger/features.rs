@@ -208,20 +208,9 @@ struct Tok<'a> {
 /// Short names of the labels, by index, as features spell them.
 const HINT: [&str; 12] = ["-", "a", "e", "d", "t", "c", "v", "i", "p", "pb", "l", "id"];
 
-/// The hashed features of every token of `s`. `hints` holds, per token, the field the rules
-/// put it in (as a label index; 0 for none), so the tagger learns when to trust them.
-/// `prior` is empty for the first pass; for the second it holds the first pass's label of
-/// each token, and the features add what that reading looks like around the token.
-pub fn features(s: &str, toks: &[Token], hints: &[usize], prior: &[usize]) -> Vec<Vec<u32>> {
-    let hint = |i: isize| -> &str {
-        if i < 0 || i as usize >= n_of(toks) {
-            "<>"
-        } else {
-            HINT[hints.get(i as usize).copied().unwrap_or(0).min(11)]
-        }
-    };
-    let info: Vec<Tok<'_>> = toks
-        .iter()
+/// The per-token facts of `s`.
+fn token_info<'a>(s: &'a str, toks: &[Token]) -> Vec<Tok<'a>> {
+    toks.iter()
         .map(|t| {
             let raw = &s[t.start..t.end];
             Tok {
@@ -230,7 +219,20 @@ pub fn features(s: &str, toks: &[Token], hints: &[usize], prior: &[usize]) -> Ve
                 raw,
             }
         })
-        .collect();
+        .collect()
+}
+
+/// The hashed features of every token of `s`. `hints` holds, per token, the field the rules
+/// put it in (as a label index; 0 for none), so the tagger learns when to trust them.
+pub fn features(s: &str, toks: &[Token], hints: &[usize]) -> Vec<Vec<u32>> {
+    let hint = |i: isize| -> &str {
+        if i < 0 || i as usize >= n_of(toks) {
+            "<>"
+        } else {
+            HINT[hints.get(i as usize).copied().unwrap_or(0).min(11)]
+        }
+    };
+    let info = token_info(s, toks);
     let n = info.len();
     let word = |i: isize| -> &str {
         if i < 0 {
@@ -251,7 +253,6 @@ pub fn features(s: &str, toks: &[Token], hints: &[usize], prior: &[usize]) -> Ve
         }
     };
     let segs = segments(&info);
-    let context = (prior.len() == n).then(|| PriorContext::new(prior));
     let mut out = Vec::with_capacity(n);
     let (mut dots, mut commas, mut depth, mut quotes) = (0usize, 0usize, 0i32, 0usize);
     let mut seen_year = false;
@@ -314,30 +315,6 @@ pub fn features(s: &str, toks: &[Token], hints: &[usize], prior: &[usize]) -> Ve
         add(Hasher::new(34).part(seg.next));
         add(Hasher::new(35).part(seg.next).part(hint(ii)));
         add(Hasher::new(36).part(seg.words).part(seg.caps));
-        if let Some(c) = &context {
-            let p = |j: isize| -> &str {
-                if j < 0 || j as usize >= n {
-                    "<>"
-                } else {
-                    HINT[prior[j as usize].min(11)]
-                }
-            };
-            add(Hasher::new(40).part(p(ii)));
-            add(Hasher::new(41).part(p(ii - 1)).part(p(ii)));
-            add(Hasher::new(42).part(p(ii)).part(p(ii + 1)));
-            add(Hasher::new(43).part(p(ii - 2)).part(p(ii)));
-            add(Hasher::new(44).part(p(ii)).part(p(ii + 2)));
-            add(Hasher::new(45).part(HINT[c.run_before[i]]).part(p(ii)));
-            add(Hasher::new(46).part(p(ii)).part(HINT[c.run_after[i]]));
-            add(Hasher::new(47)
-                .part(HINT[c.run_before[i]])
-                .part(p(ii))
-                .part(HINT[c.run_after[i]]));
-            add(Hasher::new(48).part(&c.seen_before[i]).part(p(ii)));
-            add(Hasher::new(49).part(p(ii)).part(&c.seen_after[i]));
-            add(Hasher::new(50).part(p(ii)).part(&t.shape));
-            add(Hasher::new(51).part(p(ii)).part(seg.caps).part(seg.next));
-        }
         out.push(f);
         match t.raw {
             "." => dots += 1,
@@ -350,6 +327,46 @@ pub fn features(s: &str, toks: &[Token], hints: &[usize], prior: &[usize]) -> Ve
         seen_year |= is_year(t.raw);
     }
     out
+}
+
+/// Appends to `feats` (the first pass's features of `s`) what the first pass's reading
+/// `prior` (a label index per token) looks like around each token: the second pass's
+/// features are the first's and these.
+pub fn add_prior(s: &str, toks: &[Token], feats: &mut [Vec<u32>], prior: &[usize]) {
+    let n = toks.len();
+    if prior.len() != n || feats.len() != n {
+        return;
+    }
+    let info = token_info(s, toks);
+    let segs = segments(&info);
+    let c = PriorContext::new(prior);
+    let p = |j: isize| -> &str {
+        if j < 0 || j as usize >= n {
+            "<>"
+        } else {
+            HINT[prior[j as usize].min(11)]
+        }
+    };
+    for (i, (t, f)) in info.iter().zip(feats.iter_mut()).enumerate() {
+        let ii = i as isize;
+        let seg = &segs[i];
+        let mut add = |h: Hasher| f.push(h.bucket());
+        add(Hasher::new(40).part(p(ii)));
+        add(Hasher::new(41).part(p(ii - 1)).part(p(ii)));
+        add(Hasher::new(42).part(p(ii)).part(p(ii + 1)));
+        add(Hasher::new(43).part(p(ii - 2)).part(p(ii)));
+        add(Hasher::new(44).part(p(ii)).part(p(ii + 2)));
+        add(Hasher::new(45).part(HINT[c.run_before[i]]).part(p(ii)));
+        add(Hasher::new(46).part(p(ii)).part(HINT[c.run_after[i]]));
+        add(Hasher::new(47)
+            .part(HINT[c.run_before[i]])
+            .part(p(ii))
+            .part(HINT[c.run_after[i]]));
+        add(Hasher::new(48).part(&c.seen_before[i]).part(p(ii)));
+        add(Hasher::new(49).part(p(ii)).part(&c.seen_after[i]));
+        add(Hasher::new(50).part(p(ii)).part(&t.shape));
+        add(Hasher::new(51).part(p(ii)).part(seg.caps).part(seg.next));
+    }
 }
 
 /// What the first pass's reading looks like around each token: the label of the run before
@@ -499,12 +516,13 @@ mod tests {
     fn features_are_stable() {
         let s = "Smith, J. (2001). A title. Nature, 3, 1-2.";
         let toks = tokenize(s);
-        let f = features(s, &toks, &[], &[]);
+        let f = features(s, &toks, &[]);
         assert_eq!(f.len(), toks.len());
         assert!(f.iter().all(|v| v.iter().all(|&b| b <= MASK)));
-        assert_eq!(f, features(s, &toks, &[], &[]));
+        assert_eq!(f, features(s, &toks, &[]));
         let prior: Vec<usize> = (0..toks.len()).map(|i| i % 5).collect();
-        let g = features(s, &toks, &[], &prior);
+        let mut g = f.clone();
+        add_prior(s, &toks, &mut g, &prior);
         assert!(g
             .iter()
             .zip(&f)

@@ -121,30 +121,31 @@ pub fn hints(text: &str, toks: &[Token], r: &super::Reference) -> Vec<usize> {
 pub fn token_features(text: &str, r: &super::Reference) -> (Vec<Token>, Vec<Vec<u32>>) {
     let toks = tokenize(text);
     let h = hints(text, &toks, r);
-    let f = features::features(text, &toks, &h, &[]);
+    let f = features::features(text, &toks, &h);
     (toks, f)
 }
 
-/// The second pass's features of `text`: the first's, and what `first` (the first pass's
-/// labels) reads around each token.
+/// The second pass's features of `text`: `first_features` (the first pass's, consumed) and
+/// what `first` (the first pass's labels) reads around each token.
 pub fn second_pass_features(
     text: &str,
     toks: &[Token],
-    r: &super::Reference,
+    mut first_features: Vec<Vec<u32>>,
     first: &[Label],
 ) -> Vec<Vec<u32>> {
-    let h = hints(text, toks, r);
     let prior: Vec<usize> = first.iter().map(|l| l.index()).collect();
-    features::features(text, toks, &h, &prior)
+    features::add_prior(text, toks, &mut first_features, &prior);
+    first_features
 }
 
 /// The labels `model` reads on `text`: its first pass, then, when the model has one, its
-/// second pass over the first's reading.
+/// second pass over the first's reading. The features are computed once; the second pass
+/// adds its own to them.
 pub fn label_tokens(model: &Model, text: &str, r: &super::Reference) -> (Vec<Token>, Vec<Label>) {
     let (toks, feats) = token_features(text, r);
     let mut labels = model.decode(&feats);
     if let Some(second) = model.second() {
-        labels = second.decode(&second_pass_features(text, &toks, r, &labels));
+        labels = second.decode(&second_pass_features(text, &toks, feats, &labels));
     }
     (toks, labels)
 }

@@ -196,7 +196,7 @@ pub fn train_two_pass(examples: &[Example], epochs: usize, seed: u64) -> Model {
                 continue;
             }
             let labels = reader.decode(&feats);
-            let f2 = super::second_pass_features(&e.text, &toks, &rules, &labels);
+            let f2 = super::second_pass_features(&e.text, &toks, feats, &labels);
             second_data.push((f2, token_labels(e)));
         }
     }
