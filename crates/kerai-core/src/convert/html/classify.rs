@@ -459,6 +459,7 @@ const PARTS: &[(&str, Region)] = &[
     ("imagecredit", Region::Furniture),
     ("photocredit", Region::Furniture),
     ("embedcredit", Region::Furniture),
+    ("signature", Region::Furniture),
 ];
 
 const POSITIVE: &[&str] = &[
@@ -729,6 +730,8 @@ mod tests {
         assert_eq!(scan("mx-0 print:break-inside-avoid").region, Region::None);
         assert_eq!(scan("lg:sidebar-open site-footer").region, Region::Footer);
         assert_eq!(scan("grid-container next-prev").region, Region::Navigation);
+        assert_eq!(scan("message-signature").region, Region::Furniture);
+        assert_eq!(scan("postsignature postmsg").region, Region::Furniture);
         assert_eq!(
             scan("InlineImage-imageEmbedCaption").region,
             Region::Furniture

@@ -419,6 +419,31 @@ mod tests {
         assert_eq!(text.matches(opening).count(), 2, "{text}");
     }
 
+    /// The signature under each post of a thread (a poster's motto, setup or shop) is furniture:
+    /// the posts stay, the signatures go.
+    #[test]
+    fn a_threads_signatures_stay_out() {
+        let post = |n: usize| {
+            format!(
+                "<article class='post'><div class='post-body'><p>Post number {n}: the tent held \
+                 in the wind on the third night, and the pegs for sand were the ones we used \
+                 most, so take more of them than you think you will need. Sand pegs are light, and a \
+                 spare set weighs less than a lost night.</p><p>On the fourth night the rain \
+                 came sideways off the fjord, and only the tunnel tent stayed dry inside; the \
+                 dome tent of our friends let water in at every seam until the morning.</p></div>\
+                 <div class='message-signature'><p>Visit my shop for maps!</p></div></article>"
+            )
+        };
+        let posts: String = (1..=5).map(post).collect();
+        let page = format!(
+            "<html><body><main><h1>Which tent for a week in Norway?</h1>{posts}</main>\
+             </body></html>"
+        );
+        let text = to_text(&page, "https://forum.example/t/tent");
+        assert!(text.contains("Post number 5"), "{text}");
+        assert!(!text.contains("Visit my shop"), "{text}");
+    }
+
     /// A reference page whose functions are documented in a definition list, followed by a long
     /// code listing: the listing's commas are not prose, so it does not outweigh the functions.
     #[test]
