@@ -460,6 +460,9 @@ const PARTS: &[(&str, Region)] = &[
     ("photocredit", Region::Furniture),
     ("embedcredit", Region::Furniture),
     ("signature", Region::Furniture),
+    ("usertitle", Region::Furniture),
+    ("userbanner", Region::Furniture),
+    ("userrank", Region::Furniture),
 ];
 
 const POSITIVE: &[&str] = &[
@@ -732,6 +735,11 @@ mod tests {
         assert_eq!(scan("grid-container next-prev").region, Region::Navigation);
         assert_eq!(scan("message-signature").region, Region::Furniture);
         assert_eq!(scan("postsignature postmsg").region, Region::Furniture);
+        assert_eq!(
+            scan("userTitle message-userTitle").region,
+            Region::Furniture
+        );
+        assert_eq!(scan("status userRankStatus").region, Region::Furniture);
         assert_eq!(
             scan("InlineImage-imageEmbedCaption").region,
             Region::Furniture

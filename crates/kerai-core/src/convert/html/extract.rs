@@ -419,13 +419,15 @@ mod tests {
         assert_eq!(text.matches(opening).count(), 2, "{text}");
     }
 
-    /// The signature under each post of a thread (a poster's motto, setup or shop) is furniture:
-    /// the posts stay, the signatures go.
+    /// The signature under each post of a thread (a poster's motto, setup or shop) and the
+    /// title or rank under the poster's name are furniture: the posts stay, they go.
     #[test]
-    fn a_threads_signatures_stay_out() {
+    fn a_threads_signatures_and_user_titles_stay_out() {
         let post = |n: usize| {
             format!(
-                "<article class='post'><div class='post-body'><p>Post number {n}: the tent held \
+                "<article class='post'><div class='message-user'><b>walker{n}</b>\
+                 <span class='userTitle'>Trail veteran</span></div>\
+                 <div class='post-body'><p>Post number {n}: the tent held \
                  in the wind on the third night, and the pegs for sand were the ones we used \
                  most, so take more of them than you think you will need. Sand pegs are light, and a \
                  spare set weighs less than a lost night.</p><p>On the fourth night the rain \
@@ -442,6 +444,7 @@ mod tests {
         let text = to_text(&page, "https://forum.example/t/tent");
         assert!(text.contains("Post number 5"), "{text}");
         assert!(!text.contains("Visit my shop"), "{text}");
+        assert!(!text.contains("Trail veteran"), "{text}");
     }
 
     /// A reference page whose functions are documented in a definition list, followed by a long
