@@ -252,7 +252,8 @@ pub fn features(s: &str, toks: &[Token], hints: &[usize]) -> Vec<Vec<u32>> {
             info[i as usize].shape.as_str()
         }
     };
-    let segs = segments(&info);
+    let raws: Vec<&str> = info.iter().map(|t| t.raw).collect();
+    let segs = segments(&raws);
     let mut out = Vec::with_capacity(n);
     let (mut dots, mut commas, mut depth, mut quotes) = (0usize, 0usize, 0i32, 0usize);
     let mut seen_year = false;
@@ -337,8 +338,9 @@ pub fn add_prior(s: &str, toks: &[Token], feats: &mut [Vec<u32>], prior: &[usize
     if prior.len() != n || feats.len() != n {
         return;
     }
-    let info = token_info(s, toks);
-    let segs = segments(&info);
+    // Only the shapes and segments: no need to fold every token again, as `token_info` does.
+    let raws: Vec<&str> = toks.iter().map(|t| &s[t.start..t.end]).collect();
+    let segs = segments(&raws);
     let c = PriorContext::new(prior);
     let p = |j: isize| -> &str {
         if j < 0 || j as usize >= n {
@@ -347,9 +349,10 @@ pub fn add_prior(s: &str, toks: &[Token], feats: &mut [Vec<u32>], prior: &[usize
             HINT[prior[j as usize].min(11)]
         }
     };
-    for (i, (t, f)) in info.iter().zip(feats.iter_mut()).enumerate() {
+    for (i, (raw, f)) in raws.iter().zip(feats.iter_mut()).enumerate() {
         let ii = i as isize;
         let seg = &segs[i];
+        let shape = shape(raw);
         let mut add = |h: Hasher| f.push(h.bucket());
         add(Hasher::new(40).part(p(ii)));
         add(Hasher::new(41).part(p(ii - 1)).part(p(ii)));
@@ -364,7 +367,7 @@ pub fn add_prior(s: &str, toks: &[Token], feats: &mut [Vec<u32>], prior: &[usize
             .part(HINT[c.run_after[i]]));
         add(Hasher::new(48).part(&c.seen_before[i]).part(p(ii)));
         add(Hasher::new(49).part(p(ii)).part(&c.seen_after[i]));
-        add(Hasher::new(50).part(p(ii)).part(&t.shape));
+        add(Hasher::new(50).part(p(ii)).part(&shape));
         add(Hasher::new(51).part(p(ii)).part(seg.caps).part(seg.next));
     }
 }
@@ -435,14 +438,14 @@ struct Segment {
     next: &'static str,
 }
 
-fn segments(info: &[Tok<'_>]) -> Vec<Segment> {
-    let n = info.len();
+fn segments(raws: &[&str]) -> Vec<Segment> {
+    let n = raws.len();
     // Boundaries: `.` after a word of two or more letters (not an initial), `,`, `:`, `;`
     // and closing quotes or brackets.
     let ends = |i: usize| -> bool {
-        match info[i].raw {
+        match raws[i] {
             "," | ";" | ":" | ")" | "]" | "\u{201D}" | "\"" => true,
-            "." | "?" | "!" => i == 0 || info[i - 1].raw.chars().count() > 1,
+            "." | "?" | "!" => i == 0 || raws[i - 1].chars().count() > 1,
             _ => false,
         }
     };
@@ -454,9 +457,9 @@ fn segments(info: &[Tok<'_>]) -> Vec<Segment> {
             b += 1;
         }
         let stop = b.min(n - 1);
-        let long: Vec<&str> = info[a..=stop]
+        let long: Vec<&str> = raws[a..=stop]
             .iter()
-            .map(|t| t.raw)
+            .copied()
             .filter(|w| w.chars().count() >= 4 && w.chars().all(char::is_alphabetic))
             .collect();
         let capped = long
@@ -471,7 +474,7 @@ fn segments(info: &[Tok<'_>]) -> Vec<Segment> {
             _ => "few",
         };
         let words = bucket_of(long.len(), &[1, 2, 3, 5, 8, 12]);
-        let next = match info.get(b + 1).map(|t| t.raw) {
+        let next = match raws.get(b + 1).copied() {
             Some(w) if w.bytes().all(|c| c.is_ascii_digit()) => "num",
             Some(w) if w.chars().next().is_some_and(char::is_uppercase) => "cap",
             Some(_) => "low",
