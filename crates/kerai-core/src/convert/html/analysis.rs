@@ -224,6 +224,13 @@ fn open_repeated_items(
         };
         if clear {
             own[i as usize] = Region::None;
+            // The card is content as a whole: so are its parts that class words give the same
+            // region (`promo-card` > `promo-card__text`, the component's name on every part).
+            for d in i + 1..doc.subtree_end(i) {
+                if own[d as usize] == r && soft_region(doc, d, r) {
+                    own[d as usize] = Region::None;
+                }
+            }
         }
     }
 }
@@ -783,6 +790,52 @@ mod list_tests {
         assert!(text.contains("yearly analysis"), "{text}");
         assert!(text.contains("people available"), "{text}");
         assert!(!text.contains("newsletter"), "{text}");
+    }
+
+    /// A service page's offers are cards named after a promotion component, on every part of
+    /// each card, however deep: the cards are the page, descriptions and all.
+    #[test]
+    fn the_parts_of_promotion_cards_that_are_the_page_are_content() {
+        use super::super::dom::parse;
+        use super::{Analysis, Region};
+        let card = |name: &str, text: &str| {
+            format!(
+                "<div class='promo-card'><div><div><h3 class='promo-card__title'>{name}</h3>\
+                 <div><div class='promo-card__text'><p>{text}</p></div></div></div></div></div>"
+            )
+        };
+        let page = format!(
+            "<html><body><nav><a href='/'>Home</a></nav><main><h1>Our services</h1>\
+             <p>We are a firm of accountants and advisers with offices in four cities. Since 1990 \
+             we have worked for families, small firms and some of the largest companies of the \
+             region.</p>{}{}{}</main><footer>Copyright</footer></body></html>",
+            card("Audit", "We review the accounts of companies of every size and report on them to their boards and owners."),
+            card("Tax", "We prepare the returns of companies and their staff, and advise on the rules that change every year."),
+            card("Consulting", "We help firms plan their growth, from new markets to the systems they run their business on."),
+        );
+        let doc = parse(&page);
+        let an = Analysis::new(&doc);
+        let parts: Vec<u32> = (0..doc.nodes.len() as u32)
+            .filter(|&i| {
+                doc.attr(i, "class")
+                    .is_some_and(|c| c.starts_with("promo-card"))
+            })
+            .collect();
+        assert_eq!(parts.len(), 9);
+        for i in parts {
+            assert_eq!(
+                an.region[i as usize],
+                Region::None,
+                "{:?}",
+                doc.attr(i, "class")
+            );
+        }
+        // All the text a reader sees is content: the heading, the intro and the three cards.
+        assert!(
+            an.text[an.body as usize] > 400,
+            "{}",
+            an.text[an.body as usize]
+        );
     }
 
     /// A page builder's page: every block a "widget", each in a column of its own section.
