@@ -121,9 +121,13 @@ pub fn landmark(doc: &Document, id: NodeId) -> Option<Landmark> {
         })
 }
 
-/// Whether `id` is the panel of an accordion or of tabs: `role=tabpanel`, or a class that
-/// says so (`accordion__panel`, `collapse`, `tab-pane`, ...).
+/// Whether `id` is the panel of an accordion or of tabs: `role=tabpanel`, a class that says
+/// so (`accordion__panel`, `collapse`, `tab-pane`, ...), or the answer right after a question
+/// (see [`is_question`]).
 fn is_disclosure_panel(doc: &Document, id: NodeId) -> bool {
+    if is_question(doc, id) {
+        return true;
+    }
     if doc
         .attr(id, "role")
         .is_some_and(|r| r.eq_ignore_ascii_case("tabpanel"))
@@ -142,6 +146,27 @@ fn is_disclosure_panel(doc: &Document, id: NodeId) -> bool {
     ]
     .iter()
     .any(|w| class.contains(w))
+}
+
+/// A question is at most this many characters...
+const QUESTION_CHARS: usize = 200;
+/// ... in an element of at most this many nodes.
+const QUESTION_NODES: NodeId = 40;
+
+/// Whether the element just before `id` (its previous element sibling) is a short question,
+/// its text ending in a question mark: an FAQ whose answers stay hidden until the question is
+/// clicked, whatever its markup calls them.
+fn is_question(doc: &Document, id: NodeId) -> bool {
+    let mut prev = doc.node(id).prev_sibling;
+    while prev != super::dom::NONE && doc.tag(prev).is_none() {
+        prev = doc.node(prev).prev_sibling;
+    }
+    if prev == super::dom::NONE || doc.subtree_end(prev) - prev > QUESTION_NODES {
+        return false;
+    }
+    let text = doc.text_content(prev);
+    let text = text.trim();
+    text.chars().count() <= QUESTION_CHARS && text.ends_with(['?', '\u{FF1F}', '\u{061F}'])
 }
 
 /// Whether `id` is a consent or cookie banner, or a modal dialog, by its ARIA role

@@ -545,6 +545,33 @@ mod tests {
         assert!(!text.contains("Load more"), "{text}");
     }
 
+    /// An FAQ whose answers are hidden (a utility class, an inline style) until a question is
+    /// clicked, with no class that names an accordion: an element right after a question is
+    /// its answer, and text. Other hidden text stays out.
+    #[test]
+    fn the_hidden_answers_of_an_faq_are_text() {
+        let qa = |q: &str, a: &str, hide: &str| {
+            format!(
+                "<div class='py-6'><button type='button'><h5>{q}</h5></button>{}</div>",
+                hide.replace("{}", a)
+            )
+        };
+        let page = format!(
+            "<html><body><main><h1>Questions</h1>\
+             <p>The tool library lends drills, saws and ladders to everyone who lives in the district.</p>{}{}{}\
+             <div class='hidden'><p>Our newsletter comes out every month with the tools that came in.</p></div>\
+             </main></body></html>",
+            qa("Who can join the scheme?", "Anyone who has lived in the district for a year can join, whatever their age or work.", "<div class='text-sm hidden'><p>{}</p></div>"),
+            qa("What does it cost?", "Membership is free for the first year and then costs twelve pounds a year.", "<div style='visibility:hidden'><p>{}</p></div>"),
+            qa("How long can I keep a tool?", "Most tools go out for a week at a time, and you can renew a loan twice online.", "<div hidden><p>{}</p></div>"),
+        );
+        let text = to_text(&page, "https://tools.example/faq");
+        for a in ["whatever their age", "twelve pounds", "renew a loan"] {
+            assert!(text.contains(a), "{a} missing: {text}");
+        }
+        assert!(!text.contains("newsletter"), "{text}");
+    }
+
     /// A service page: a short block of comma-dense teasers scores best, but most of the text
     /// is in sibling sections, one paragraph each.
     #[test]
