@@ -73,6 +73,29 @@ fn count_text(s: &str) -> (u32, u32) {
     (chars, commas)
 }
 
+/// Elements that another element says it opens (`aria-controls` naming their `id`): the
+/// panels of tabs and accordions, hidden until a reader clicks, and part of the page's text
+/// however they are hidden.
+fn controlled(doc: &Document) -> Vec<bool> {
+    let n = doc.nodes.len();
+    let mut ids = std::collections::HashSet::new();
+    for i in 0..n as NodeId {
+        if let Some(v) = doc.attr(i, "aria-controls") {
+            ids.extend(v.split_whitespace());
+        }
+    }
+    let mut out = vec![false; n];
+    if ids.is_empty() {
+        return out;
+    }
+    for i in 0..n as NodeId {
+        if doc.attr(i, "id").is_some_and(|v| ids.contains(v)) {
+            out[i as usize] = true;
+        }
+    }
+    out
+}
+
 /// Replies of a discussion thread are marked up as comments (`itemprop=comment`, a `comment`
 /// class) but built like its first post: an element marked a comment whose tag and class are
 /// those of an element that is not one is a post of the thread, and content.
@@ -400,6 +423,8 @@ impl Analysis {
         let mut quoted = vec![false; n];
         // Whether the subtree holds link text outside a `<figcaption>`.
         let mut linked = vec![false; n];
+        // Hidden panels that a tab or toggle opens are text (see `controlled`).
+        let panels = controlled(doc);
         for i in (0..n).rev() {
             let node = &doc.nodes[i];
             match node.data {
@@ -418,6 +443,9 @@ impl Analysis {
                     // text outside its caption (a product card's name) is text, not an
                     // image: its attributes decide its region as for any element.
                     own[i] = region_of(doc, i as NodeId, quoted[i] || linked[i]);
+                    if panels[i] && own[i] == Region::Hidden {
+                        own[i] = Region::None;
+                    }
                     if doc.tag(i as NodeId) == Some(Tag::Blockquote) {
                         quoted[i] = true;
                     }

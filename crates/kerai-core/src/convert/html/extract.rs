@@ -572,6 +572,24 @@ mod tests {
         assert!(!text.contains("newsletter"), "{text}");
     }
 
+    /// Tabs whose panels other than the first are hidden: the tabs name the panels they open
+    /// (`aria-controls`), and the panels are text. A hidden element nothing opens stays out.
+    #[test]
+    fn the_hidden_panels_that_tabs_open_are_text() {
+        let page = "<html><body><main><h1>Our plans</h1>\
+             <p>Every plan includes the same support team and the same service agreement.</p>\
+             <div role='tablist'><button aria-controls='plan-home'>Home</button>\
+             <button aria-controls='plan-office'>Office</button></div>\
+             <div id='plan-home' class='panel'><p>The home plan covers two computers and a printer, with a visit every year.</p></div>\
+             <div id='plan-office' class='panel is-hidden' aria-hidden='true'><p>The office plan covers up to forty desks, with an engineer on site each week.</p></div>\
+             <div id='survey' style='display:none'><p>Tell us what you think of the new website in two minutes.</p></div>\
+             </main></body></html>";
+        let text = to_text(page, "https://it.example/plans");
+        assert!(text.contains("two computers"), "{text}");
+        assert!(text.contains("forty desks"), "{text}");
+        assert!(!text.contains("two minutes"), "{text}");
+    }
+
     /// A service page: a short block of comma-dense teasers scores best, but most of the text
     /// is in sibling sections, one paragraph each.
     #[test]
